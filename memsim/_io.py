@@ -1,0 +1,87 @@
+"""File output that never leaves half-written results behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+MANIFEST = "manifest.json"
+
+
+def dumps(obj: Any) -> bytes:
+    """Canonical JSON: sorted keys, two-space indent, trailing newline, UTF-8."""
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write a file through a temp file in the same folder and rename it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+class OutputExistsError(FileExistsError):
+    """The output folder holds files memsim did not write; nothing was touched."""
+
+
+@contextmanager
+def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
+    """Yield a fresh staging folder; on success it replaces ``out`` in one rename.
+
+    ``out`` may already exist only if it is empty or an earlier output of the same
+    ``kind`` (its manifest says so): a folder of the user's own files is never
+    replaced. On any error the staging folder is removed and ``out`` is untouched.
+    """
+    out = Path(out)
+    _check_replaceable(out, kind)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        yield stage
+        old = None
+        if out.exists():
+            old = out.with_name(f".{out.name}.{os.getpid()}.old")
+            os.replace(out, old)
+        os.replace(stage, out)
+        if old is not None:
+            shutil.rmtree(old)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def _check_replaceable(out: Path, kind: str) -> None:
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise OutputExistsError(f"{out}: exists and is not a folder")
+    if not any(out.iterdir()):
+        return
+    manifest = out / MANIFEST
+    try:
+        found = orjson.loads(manifest.read_bytes()).get("kind")
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        found = None
+    if found != kind:
+        raise OutputExistsError(
+            f"{out}: folder exists and is not a memsim {kind} output; "
+            "choose another --out or remove it yourself"
+        )

@@ -1,0 +1,206 @@
+"""The ``memsim`` command line.
+
+Exit status: 0 on success, 1 when a run finds problems in data (audits), 2 on bad
+input (a schema with errors, a folder that would be overwritten, a missing extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from memsim import __version__
+from memsim._io import OutputExistsError, atomic_write_bytes, dumps
+from memsim.schema import Schema, SchemaError, load_schema
+
+BAD_INPUT = 2
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"memsim: error: {message}", err=True)
+    sys.exit(BAD_INPUT)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can fix into a clear message and exit status 2."""
+    from memsim.graph import MissingExtraError
+
+    try:
+        yield
+    except SchemaError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
+        click.echo(f"memsim: {len(exc.messages)} problem(s) found", err=True)
+        sys.exit(BAD_INPUT)
+    except (OutputExistsError, MissingExtraError, FileNotFoundError, ValueError) as exc:
+        fail(str(exc))
+
+
+def _load(path: str) -> Schema:
+    with user_errors():
+        return load_schema(path)
+
+
+schema_option = click.option(
+    "--schema", "schema_path", required=True, type=click.Path(dir_okay=False),
+    help="YAML schema file (see schemas/).",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="memsim")
+def main() -> None:
+    """Generate grounded memory-QA datasets from a Bayesian network of user profiles."""
+
+
+# --- schema ----------------------------------------------------------------------------
+@main.group()
+def schema() -> None:
+    """Check schema files and export the schema language."""
+
+
+@schema.command("validate")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def schema_validate(paths: tuple[str, ...]) -> None:
+    """Load and check every PATH; print every problem as file:line:col."""
+    from memsim.graph import BRNet
+
+    failed = 0
+    for path in paths:
+        try:
+            net = BRNet(load_schema(path))
+        except SchemaError as exc:
+            failed += 1
+            for line in exc.messages:
+                click.echo(line, err=True)
+            continue
+        s = net.schema
+        click.echo(f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
+                   f"{len(net)} nodes, {len(net.edges())} edges)")
+    if failed:
+        click.echo(f"memsim: {failed} of {len(paths)} schema(s) have problems", err=True)
+        sys.exit(BAD_INPUT)
+
+
+@schema.command("json-schema")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+def schema_json_schema(out: str | None) -> None:
+    """Print a JSON Schema of the schema language (for editor validation and completion)."""
+    from memsim.schema import json_schema
+
+    data = dumps(json_schema())
+    if out:
+        atomic_write_bytes(out, data)
+    else:
+        click.echo(data.decode(), nl=False)
+
+
+# --- graph -----------------------------------------------------------------------------
+@main.group()
+def graph() -> None:
+    """Inspect, export and draw the Bayesian network of a schema."""
+
+
+@graph.command("info")
+@schema_option
+def graph_info(schema_path: str) -> None:
+    """List every node with its distribution and parents."""
+    from memsim.graph import BRNet
+
+    net = BRNet(_load(schema_path))
+    for node in net:
+        parents = ", ".join(node.parents) or "-"
+        click.echo(f"{node.id:32s} {node.dist_kind:13s} <- {parents}")
+    click.echo(f"{len(net)} nodes, {len(net.edges())} edges, "
+               f"{len(net.discrete_nodes())} discrete (in the pgmpy network)")
+
+
+@graph.command("export")
+@schema_option
+@click.option("--format", "fmt", type=click.Choice(["bif", "xmlbif"]), default="bif", show_default=True)
+@click.option("--out", required=True, type=click.Path(dir_okay=False))
+def graph_export(schema_path: str, fmt: str, out: str) -> None:
+    """Write the discrete network (all categorical nodes and CPDs) for pgmpy and other tools."""
+    from memsim.graph import BRNet, export_network
+
+    net = BRNet(_load(schema_path))
+    with user_errors():
+        export_network(net, out, fmt)  # type: ignore[arg-type]
+    click.echo(f"wrote {out} ({len(net.discrete_nodes())} variables)")
+
+
+@graph.command("render")
+@schema_option
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="FILE.svg or FILE.png")
+@click.option("--slots", is_flag=True, help="Draw every entity slot instead of one node per attribute.")
+def graph_render(schema_path: str, out: str, slots: bool) -> None:
+    """Draw the dependencies of a schema."""
+    from memsim.graph import BRNet, render_network
+
+    net = BRNet(_load(schema_path))
+    with user_errors():
+        render_network(net, out, slots=slots)
+    click.echo(f"wrote {out}")
+
+
+# --- profiles --------------------------------------------------------------------------
+@main.command("profiles")
+@schema_option
+@click.option("--n", "n", type=click.IntRange(min=1), required=True, help="Number of profiles.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Index of the first profile (shards: --start i*n).")
+@click.option("--out", required=True, type=click.Path(file_okay=False))
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def profiles_cmd(schema_path: str, n: int, seed: int, start: int, out: str,
+                 progress: bool | None) -> None:
+    """Sample N profiles and write one JSON file each, plus a manifest, atomically."""
+    from memsim.graph import BRNet
+    from memsim.profile import write_profiles
+    from memsim.sampling import ProfileSampler
+
+    schema_obj = _load(schema_path)
+    net = BRNet(schema_obj)
+    manifest = {
+        "schema": {"name": schema_obj.name, "version": schema_obj.version,
+                   "sha256": hashlib.sha256(Path(schema_path).read_bytes()).hexdigest()},
+        "seed": seed, "start": start, "n": n, "memsim_version": __version__,
+    }
+    with user_errors():
+        profiles = ProfileSampler(net).profiles(seed, start, start + n)
+        count = write_profiles(_progress(profiles, n, "profiles", progress), out, manifest)
+    click.echo(f"wrote {count} profiles to {out}")
+
+
+def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
+    from tqdm import tqdm
+
+    disable = not sys.stderr.isatty() if enabled is None else not enabled
+    return tqdm(items, total=total, unit=f" {unit}", disable=disable, file=sys.stderr)
+
+
+# --- plugins ---------------------------------------------------------------------------
+@main.command("ls")
+@click.argument("family", required=False)
+def ls_cmd(family: str | None) -> None:
+    """List plugin families, or the plugins of FAMILY."""
+    import memsim.sampling  # noqa: F401  (registers samplers)
+    from memsim._registry import REGISTRIES
+
+    if family is None:
+        for name, reg in sorted(REGISTRIES.items()):
+            click.echo(f"{name}: {', '.join(reg.names())}")
+        return
+    if family not in REGISTRIES:
+        fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
+    for name in REGISTRIES[family].names():
+        click.echo(name)
+
+

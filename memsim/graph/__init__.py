@@ -1,0 +1,30 @@
+"""Stage 2: the BRNet (causal graph over entity-slot attributes) and its pgmpy twin."""
+
+from memsim.graph._brnet import BRNet, Node
+from memsim.graph._conditionals import DiscreteConditionals, inverse_cdf
+from memsim.graph._render import attribute_graph, render_network
+from memsim.graph._pgmpy import (
+    ExportFormat,
+    MissingExtraError,
+    PgmpyNetwork,
+    export_network,
+    import_pgmpy,
+    safe_name,
+    to_pgmpy,
+)
+
+__all__ = [
+    "BRNet",
+    "DiscreteConditionals",
+    "ExportFormat",
+    "MissingExtraError",
+    "Node",
+    "PgmpyNetwork",
+    "export_network",
+    "import_pgmpy",
+    "inverse_cdf",
+    "attribute_graph",
+    "render_network",
+    "safe_name",
+    "to_pgmpy",
+]

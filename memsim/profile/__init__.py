@@ -1,0 +1,16 @@
+"""Stage 3: profiles (sampled ground truth) and their JSON files."""
+
+from memsim.profile._store import PROFILES_KIND, read_profiles, write_profiles
+from memsim.profile._types import PROFILE_FORMAT, ChangeEvent, Entity, Fact, Profile, ValueStep
+
+__all__ = [
+    "PROFILES_KIND",
+    "PROFILE_FORMAT",
+    "ChangeEvent",
+    "Entity",
+    "Fact",
+    "Profile",
+    "ValueStep",
+    "read_profiles",
+    "write_profiles",
+]

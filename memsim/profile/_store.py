@@ -1,0 +1,53 @@
+"""Profile folders: one ``pNNNNNN.json`` per profile plus ``manifest.json``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memsim._io import MANIFEST, atomic_output_dir, dumps
+from memsim.profile._types import Profile
+
+PROFILES_KIND = "profiles"
+
+
+def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[str, Any]) -> int:
+    """Write every profile and the manifest into ``out`` in one atomic step; return the count.
+
+    The folder appears complete or not at all; an earlier profiles folder at ``out``
+    is replaced, any other non-empty folder is refused.
+    """
+    count = 0
+    with atomic_output_dir(out, PROFILES_KIND) as stage:
+        for profile in profiles:
+            (stage / f"{profile.id}.json").write_bytes(dumps(profile.to_json()))
+            count += 1
+        (stage / MANIFEST).write_bytes(dumps({**manifest, "kind": PROFILES_KIND, "count": count}))
+    return count
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    path = Path(folder) / MANIFEST
+    try:
+        data = orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no manifest; is this a memsim profiles folder?") from None
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    if data.get("kind") != PROFILES_KIND:
+        raise ValueError(f"{path}: not a profiles manifest (kind={data.get('kind')!r})")
+    return dict(data)
+
+
+def read_profiles(folder: str | Path) -> Iterator[Profile]:
+    """The profiles of a folder in index order."""
+    folder = Path(folder)
+    read_manifest(folder)
+    for path in sorted(folder.glob("p*.json")):
+        try:
+            yield Profile.from_json(orjson.loads(path.read_bytes()))
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: not a valid profile: {exc}") from None

@@ -1,0 +1,158 @@
+"""Profiles: one sample of the BRNet, the ground truth every later stage reads.
+
+A profile is JSON on disk and frozen dataclasses in memory. Each fact has a stable id
+(the node id, e.g. ``relative[1].age``). ``value`` is the value at the start of the
+timeline, the one its dependants were drawn from; a fact that changes during the
+timeline also has a ``history`` of (value, since, cause) steps, the first being the
+initial value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PROFILE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class ValueStep:
+    value: Any
+    since: str | None
+    """ISO date-time the value holds from; None for the initial value."""
+    cause: str | None = None
+    event_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    attribute: str
+    type: str
+    value: Any
+    unit: str | None = None
+    history: tuple[ValueStep, ...] = ()
+
+    def value_at(self, when: str) -> Any:
+        """The value that holds at ISO date-time ``when``."""
+        current = self.value
+        for step in self.history[1:]:
+            if step.since is not None and step.since <= when:
+                current = step.value
+        return current
+
+    @property
+    def final_value(self) -> Any:
+        return self.history[-1].value if self.history else self.value
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: str
+    kind: str
+    index: int
+    scenario: str
+    facts: dict[str, Fact]
+
+
+@dataclass(frozen=True)
+class ChangeEvent:
+    id: str
+    fact: str
+    cause: str
+    time: str
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    index: int
+    seed: int
+    schema_name: str
+    schema_version: str
+    locale: str
+    timeline: tuple[str, str]
+    entities: tuple[Entity, ...]
+    changes: tuple[ChangeEvent, ...] = field(default=())
+
+    def entity(self, entity_id: str) -> Entity:
+        for e in self.entities:
+            if e.id == entity_id:
+                return e
+        raise KeyError(entity_id)
+
+    def of_kind(self, kind: str) -> list[Entity]:
+        return [e for e in self.entities if e.kind == kind]
+
+    def fact(self, fact_id: str) -> Fact:
+        entity_id = fact_id.rsplit(".", 1)[0]
+        return self.entity(entity_id).facts[fact_id.rsplit(".", 1)[1]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format_version": PROFILE_FORMAT,
+            "id": self.id,
+            "index": self.index,
+            "seed": self.seed,
+            "schema": {"name": self.schema_name, "version": self.schema_version, "locale": self.locale},
+            "timeline": {"start": self.timeline[0], "end": self.timeline[1]},
+            "entities": [
+                {
+                    "id": e.id,
+                    "kind": e.kind,
+                    "index": e.index,
+                    "scenario": e.scenario,
+                    "facts": [_fact_json(f) for f in e.facts.values()],
+                }
+                for e in self.entities
+            ],
+            "changes": [
+                {"id": c.id, "fact": c.fact, "cause": c.cause, "time": c.time,
+                 "before": c.before, "after": c.after}
+                for c in self.changes
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Profile:
+        if data.get("format_version") != PROFILE_FORMAT:
+            raise ValueError(f"unsupported profile format {data.get('format_version')!r}")
+        entities = tuple(
+            Entity(
+                id=e["id"], kind=e["kind"], index=e["index"], scenario=e["scenario"],
+                facts={f["attribute"]: _fact_from_json(f) for f in e["facts"]},
+            )
+            for e in data["entities"]
+        )
+        changes = tuple(
+            ChangeEvent(c["id"], c["fact"], c["cause"], c["time"], c["before"], c["after"])
+            for c in data.get("changes", [])
+        )
+        return cls(
+            id=data["id"], index=data["index"], seed=data["seed"],
+            schema_name=data["schema"]["name"], schema_version=data["schema"]["version"],
+            locale=data["schema"]["locale"],
+            timeline=(data["timeline"]["start"], data["timeline"]["end"]),
+            entities=entities, changes=changes,
+        )
+
+
+def _fact_json(f: Fact) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": f.id, "attribute": f.attribute, "type": f.type, "value": f.value}
+    if f.unit is not None:
+        out["unit"] = f.unit
+    if f.history:
+        out["history"] = [
+            {"value": s.value, "since": s.since, "cause": s.cause, "event": s.event_id}
+            for s in f.history
+        ]
+    return out
+
+
+def _fact_from_json(f: dict[str, Any]) -> Fact:
+    history = tuple(
+        ValueStep(s["value"], s["since"], s.get("cause"), s.get("event")) for s in f.get("history", [])
+    )
+    return Fact(f["id"], f["attribute"], f["type"], f["value"], f.get("unit"), history)

@@ -1,0 +1,27 @@
+"""Stage 2b: vectorised, per-profile-seeded ancestral sampling of the BRNet."""
+
+from memsim.sampling._kinds import SAMPLERS, Batch, name_lists
+from memsim.sampling._random import Uniforms, profile_keys
+from memsim.sampling._sampler import (
+    ProfileSampler,
+    SampledBatch,
+    build_profiles,
+    profile_id,
+    sample_profiles,
+)
+from memsim.sampling._values import to_python, to_text
+
+__all__ = [
+    "SAMPLERS",
+    "Batch",
+    "ProfileSampler",
+    "SampledBatch",
+    "Uniforms",
+    "build_profiles",
+    "name_lists",
+    "profile_id",
+    "profile_keys",
+    "sample_profiles",
+    "to_python",
+    "to_text",
+]

@@ -1,0 +1,199 @@
+"""Distribution kinds an attribute may declare.
+
+Each kind is a frozen pydantic model tagged by ``kind``. A distribution names the
+attributes it depends on through :meth:`references`; the graph turns those into
+edges, so a schema never lists parents twice. References are written as
+``attr`` (same entity), ``kind.attr`` (an entity kind with one slot) or
+``kind[i].attr`` (one slot of a kind).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Probs = dict[str, float] | list[float] | None
+"""Probabilities over an attribute's values: a mapping value -> p (values left out
+have probability 0), a list aligned with the values, or omitted for uniform."""
+
+
+class _Dist(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def references(self) -> list[str]:
+        return []
+
+
+class Categorical(_Dist):
+    """A prior over the attribute's values (uniform when ``probs`` is omitted)."""
+
+    kind: Literal["categorical"]
+    probs: Probs = None
+
+
+class Table(_Dist):
+    """A conditional probability table over discrete parents.
+
+    ``rows`` maps a combination of parent values, joined by ``|`` in the order of
+    ``parents``, to probabilities; ``default`` covers every combination not listed.
+    """
+
+    kind: Literal["table"]
+    parents: list[str] = Field(min_length=1)
+    rows: dict[str, Probs] = Field(default_factory=dict)
+    default: Probs = None
+
+    def references(self) -> list[str]:
+        return list(self.parents)
+
+
+class Copy(_Dist):
+    """Copy another attribute's value with a probability, else draw from ``otherwise``.
+
+    ``sources`` maps a reference to the probability of copying it; the rest of the
+    mass goes to ``otherwise`` (a categorical prior or a table).
+    """
+
+    kind: Literal["copy"]
+    sources: dict[str, float] = Field(min_length=1)
+    otherwise: Categorical | Table = Field(discriminator="kind")
+
+    def references(self) -> list[str]:
+        return [*self.sources, *self.otherwise.references()]
+
+
+class Normal(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    mean: float
+    std: float = Field(ge=0)
+
+
+class Gaussian(_Dist):
+    """A Gaussian, clipped to the attribute's range and rounded to an integer.
+
+    Parameters may be conditioned on one discrete parent (``given`` + ``cases``) and
+    may be an offset from a numeric parent (``offset_from``): value = parent + N(mean, std).
+    """
+
+    kind: Literal["gaussian"]
+    mean: float | None = None
+    std: float | None = Field(default=None, ge=0)
+    given: str | None = None
+    cases: dict[str, Normal] | None = None
+    offset_from: str | None = None
+
+    def references(self) -> list[str]:
+        return [r for r in (self.given, self.offset_from) if r is not None]
+
+
+class Bounds(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    low: int
+    high: int
+
+
+class UniformInt(_Dist):
+    """A uniform integer in [low, high], optionally conditioned on a discrete parent."""
+
+    kind: Literal["uniform_int"]
+    low: int | None = None
+    high: int | None = None
+    given: str | None = None
+    cases: dict[str, Bounds] | None = None
+    offset_from: str | None = None
+
+    def references(self) -> list[str]:
+        return [r for r in (self.given, self.offset_from) if r is not None]
+
+
+class DateUniform(_Dist):
+    """A uniform calendar date (or date-time) in the attribute's range.
+
+    Only real calendar dates are drawn. With ``hours`` a time of day is added,
+    on the ``minute_step`` grid, inside the hours [first, last].
+    """
+
+    kind: Literal["date_uniform"]
+    hours: tuple[int, int] | None = None
+    minute_step: int = Field(default=30, ge=1, le=60)
+
+
+class PersonName(_Dist):
+    """A full name drawn from Faker's name lists for the schema's locale and gender."""
+
+    kind: Literal["person_name"]
+    gender: str | None = None
+    gender_values: dict[str, Literal["male", "female"]] = Field(default_factory=dict)
+    """Maps the gender attribute's values onto Faker's male/female lists."""
+    format: str = "{first} {last}"
+    """How a full name is written in the locale (``{last}{first}`` in Chinese)."""
+
+    def references(self) -> list[str]:
+        return [self.gender] if self.gender else []
+
+
+class Phone(_Dist):
+    """A phone number: a prefix drawn from ``prefixes`` followed by random digits."""
+
+    kind: Literal["phone"]
+    prefixes: dict[str, float] = Field(min_length=1)
+    length: int = Field(ge=4, le=20)
+
+
+class Digits(_Dist):
+    """A string from a pattern in which each ``#`` is a random digit (ids, card numbers)."""
+
+    kind: Literal["digits"]
+    patterns: dict[str, float] = Field(min_length=1)
+
+
+class Email(_Dist):
+    """An e-mail address built from a name attribute and an organisation attribute."""
+
+    kind: Literal["email"]
+    name: str
+    org: str
+    tlds: dict[str, float] = Field(default_factory=lambda: {"com": 1.0})
+
+    def references(self) -> list[str]:
+        return [self.name, self.org]
+
+
+class Template(_Dist):
+    """A string from templates whose ``{tokens}`` are the values of referenced attributes.
+
+    ``given`` picks the template list by the value of a discrete parent (``cases``),
+    falling back to ``default``; a template is chosen uniformly.
+    """
+
+    kind: Literal["template"]
+    given: str | None = None
+    cases: dict[str, list[str]] = Field(default_factory=dict)
+    default: list[str] = Field(default_factory=list)
+    uses: list[str] = Field(default_factory=list)
+    """References whose values fill the templates' tokens (token = last name part)."""
+
+    def references(self) -> list[str]:
+        return ([self.given] if self.given else []) + list(self.uses)
+
+
+Distribution = Annotated[
+    Categorical
+    | Table
+    | Copy
+    | Gaussian
+    | UniformInt
+    | DateUniform
+    | PersonName
+    | Phone
+    | Digits
+    | Email
+    | Template,
+    Field(discriminator="kind"),
+]
+
+DISCRETE_KINDS = ("categorical", "table", "copy")
+NUMERIC_KINDS = ("gaussian", "uniform_int")
+DATE_KINDS = ("date_uniform",)
+TEXT_KINDS = ("person_name", "phone", "digits", "email", "template")

@@ -1,0 +1,148 @@
+"""Load a YAML schema and report every problem in it as ``file:line:col: message``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from typing import Any
+
+import networkx as nx
+import pydantic
+import yaml
+
+from memsim.schema._checks import Path, Problem, check_schema
+from memsim.schema._models import Schema
+from memsim.schema._refs import all_node_keys, node_id, node_parents
+
+try:  # the C loader is ~10x faster; both give the same nodes and marks
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Position:
+    line: int
+    col: int
+
+
+class SchemaError(Exception):
+    """A schema file has problems; ``messages`` holds one ``file:line:col: ...`` line each."""
+
+    def __init__(self, messages: Sequence[str]):
+        self.messages = list(messages)
+        super().__init__("\n".join(self.messages))
+
+
+class _SourceMap:
+    """Where each path of a YAML document was written (key and value positions)."""
+
+    def __init__(self, root: yaml.Node | None):
+        self.keys: dict[Path, Position] = {}
+        self.values: dict[Path, Position] = {(): _pos(root)} if root else {}
+        self.duplicates: list[tuple[Path, Position]] = []
+        if root is not None:
+            self._walk(root, ())
+
+    def _walk(self, node: yaml.Node, path: Path) -> None:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for key_node, value_node in node.value:
+                key = str(key_node.value)
+                child = (*path, key)
+                if key in seen:
+                    self.duplicates.append((child, _pos(key_node)))
+                seen.add(key)
+                self.keys[child] = _pos(key_node)
+                self.values[child] = _pos(value_node)
+                self._walk(value_node, child)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self.keys[(*path, i)] = self.values[(*path, i)] = _pos(item)
+                self._walk(item, (*path, i))
+
+    def locate(self, loc: Sequence[Any], at_key: bool = False) -> Position:
+        """The deepest written position along a path; path parts that the YAML does
+        not have (pydantic's union tags, for instance) are skipped."""
+        path: Path = ()
+        for part in loc:
+            candidate = (*path, part if isinstance(part, int) else str(part))
+            if candidate in self.values:
+                path = candidate
+        table = self.keys if at_key and path in self.keys else self.values
+        return table.get(path, Position(1, 1))
+
+
+def _pos(node: yaml.Node) -> Position:
+    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def load_schema(path: str | FsPath) -> Schema:
+    """Parse, validate and check a schema file; raise SchemaError listing every problem."""
+    path = FsPath(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaError([f"{path}: cannot read schema: {exc}"]) from exc
+    return parse_schema(text, str(path))
+
+
+def parse_schema(text: str, filename: str = "<schema>") -> Schema:
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{filename}:{mark.line + 1}:{mark.column + 1}" if mark else filename
+        raise SchemaError([f"{where}: YAML syntax error: {exc.problem or exc}"]) from None
+    except yaml.YAMLError as exc:
+        raise SchemaError([f"{filename}: YAML error: {exc}"]) from None
+    finally:
+        loader.dispose()
+    source = _SourceMap(root)
+
+    found: list[tuple[Position, str]] = [
+        (pos, f"duplicate key '{p[-1]}'") for p, pos in source.duplicates
+    ]
+
+    def fail() -> SchemaError:
+        ordered = sorted(set(found), key=lambda f: (f[0].line, f[0].col, f[1]))
+        return SchemaError([f"{filename}:{pos.line}:{pos.col}: {msg}" for pos, msg in ordered])
+
+    if not isinstance(data, dict):
+        found.append((Position(1, 1), "a schema is a YAML mapping"))
+        raise fail()
+    try:
+        schema = Schema.model_validate(data)
+    except pydantic.ValidationError as exc:
+        for err in exc.errors():
+            unknown = err["type"] == "extra_forbidden"
+            what = ".".join(str(p) for p in err["loc"])
+            msg = f"unknown key '{err['loc'][-1]}'" if unknown else f"{what}: {err['msg']}"
+            found.append((source.locate(err["loc"], at_key=unknown), msg))
+        raise fail() from None
+    problems = check_schema(schema) or _check_cycles(schema)
+    found += [(source.locate(p.path), p.message) for p in problems]
+    if found:
+        raise fail()
+    return schema
+
+
+def _check_cycles(schema: Schema) -> list[Problem]:
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    paths: dict[str, Path] = {}
+    for key in all_node_keys(schema):
+        nid = node_id(schema, key)
+        paths[nid] = schema.attribute_sources(key.kind)[key.attr][1]
+        graph.add_node(nid)
+        for parent in node_parents(schema, key):
+            graph.add_edge(node_id(schema, parent), nid)
+    try:
+        cycle = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return []
+    chain = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
+    return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
+

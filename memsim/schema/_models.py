@@ -1,0 +1,113 @@
+"""The schema language: pydantic models that YAML files map onto key for key.
+
+Unknown keys are errors everywhere (``extra="forbid"``). The models check the shape
+of a file; what needs the whole schema (references, cycles, tables that match their
+parents, probabilities that sum to 1) is checked by :mod:`memsim.schema._checks`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memsim.schema._distributions import Distribution
+
+FORMAT_VERSION = 1
+
+AttributeType = Literal["categorical", "integer", "date", "datetime", "month_day", "text"]
+Scenario = Literal["user", "roles", "events", "items", "places"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Change(_Frozen):
+    """How an attribute may change during the timeline (a move, a new job, a flipped taste).
+
+    With probability ``p`` the value changes once, at a uniform time inside the
+    timeline, to a different value drawn from the attribute's own distribution. The
+    change is caused by an event named ``cause`` that the profile records.
+    """
+
+    p: float = Field(ge=0, le=1)
+    cause: str = Field(min_length=1)
+
+
+class Attribute(_Frozen):
+    """One attribute of an entity kind: its domain, how it is drawn and how it is said."""
+
+    type: AttributeType
+    values: list[str] | str | None = None
+    """Categorical values, or the name of a list under the schema's ``domains``."""
+    min: int | None = None
+    max: int | None = None
+    unit: str | None = None
+    start: dt.date | None = None
+    end: dt.date | None = None
+    ordered: bool = False
+    """Categorical values are listed in increasing order (education, scale)."""
+    distinct: bool = False
+    """Draw without replacement across the slots of the kind."""
+    dist: Distribution
+    changes: Change | None = None
+    label: dict[str, str] = Field(default_factory=dict)
+    """The attribute's name per locale, as questions say it ("age", "work city")."""
+    phrasings: dict[str, list[str]] = Field(default_factory=dict)
+    """Per locale, sentences that state the fact; see memsim.schema.TEMPLATE_TOKENS."""
+
+
+class EntityKind(_Frozen):
+    """A kind of entity in a profile (the user, relatives, events, ...)."""
+
+    count: int = Field(ge=0)
+    scenario: Scenario
+    include: list[str] = Field(default_factory=list)
+    """Attribute sets (``attribute_sets``) whose attributes this kind has, in order."""
+    attributes: dict[str, Attribute] = Field(default_factory=dict)
+    """Own attributes; one with the name of an included attribute replaces it."""
+    refer: dict[str, str] = Field(default_factory=dict)
+    """Per locale, how the user names one entity of the kind, e.g. ``my {relation}``."""
+    label: dict[str, str] = Field(default_factory=dict)
+
+
+class Timeline(_Frozen):
+    start: dt.date
+    end: dt.date
+
+
+class Schema(_Frozen):
+    """A whole schema file."""
+
+    format_version: Literal[1]
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    version: str = Field(min_length=1)
+    locale: str = Field(min_length=2)
+    description: str = ""
+    timeline: Timeline
+    domains: dict[str, list[str]] = Field(default_factory=dict)
+    attribute_sets: dict[str, dict[str, Attribute]] = Field(default_factory=dict)
+    entities: dict[str, EntityKind] = Field(min_length=1)
+
+    def attributes_of(self, kind: str) -> dict[str, Attribute]:
+        """The kind's attributes after ``include`` expansion, in declaration order."""
+        return {name: attr for name, (attr, _) in self.attribute_sources(kind).items()}
+
+    def attribute_sources(self, kind: str) -> dict[str, tuple[Attribute, tuple[str, ...]]]:
+        """Each attribute of a kind with the YAML path that defines it (for error places)."""
+        entity = self.entities[kind]
+        out: dict[str, tuple[Attribute, tuple[str, ...]]] = {}
+        for set_name in entity.include:
+            for name, attr in self.attribute_sets.get(set_name, {}).items():
+                out[name] = (attr, ("attribute_sets", set_name, name))
+        for name, attr in entity.attributes.items():
+            out[name] = (attr, ("entities", kind, "attributes", name))
+        return out
+
+    def values_of(self, attr: Attribute) -> list[str]:
+        """The categorical values of an attribute (resolving a ``domains`` name)."""
+        if isinstance(attr.values, str):
+            return list(self.domains.get(attr.values, []))
+        return list(attr.values or [])
