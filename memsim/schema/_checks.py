@@ -147,8 +147,20 @@ class _AttributeChecker:
             try:
                 out[ref] = resolve_ref(self.schema, ref, self.kind, 0)
             except ReferenceError_ as exc:
-                self.add(self.dist_path, str(exc))
+                self.add(self._ref_path(ref), str(exc))
         return out
+
+    def _ref_path(self, ref: str) -> Path:
+        """The YAML path of the field that holds a reference (for the error's place)."""
+        dist = self.attr.dist
+        for section, holder in [((), dist), (("otherwise",), getattr(dist, "otherwise", None))]:
+            for field, value in (holder or {}).__dict__.items():
+                if value == ref:
+                    return (*self.dist_path, *section, field)
+                if isinstance(value, list | dict) and ref in value:
+                    where = list(value).index(ref) if isinstance(value, list) else ref
+                    return (*self.dist_path, *section, field, where)
+        return self.dist_path
 
     def _ref_attr(self, key: NodeKey) -> Attribute:
         return self.schema.attributes_of(key.kind)[key.attr]
