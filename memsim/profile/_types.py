@@ -10,13 +10,12 @@ initial value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 PROFILE_FORMAT = 1
 
 
-@dataclass(frozen=True)
-class ValueStep:
+class ValueStep(NamedTuple):
     value: Any
     since: str | None
     """ISO date-time the value holds from; None for the initial value."""
@@ -24,8 +23,9 @@ class ValueStep:
     event_id: str | None = None
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
+    """One attribute value of one entity (a NamedTuple: profiles hold millions of them)."""
+
     id: str
     attribute: str
     type: str

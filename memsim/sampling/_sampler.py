@@ -7,7 +7,9 @@ profile k is identical whatever the batch size, the number of profiles or the sh
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,8 +95,26 @@ def profile_id(index: int) -> str:
     return f"p{index:06d}"
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Building profiles allocates millions of small acyclic objects; the cyclic
+    collector would rescan them over and over (two thirds of the build time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
     """Turn a batch's columns into Profile objects."""
+    with _gc_paused():
+        return _build_profiles(net, batch)
+
+
+def _build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
     schema = net.schema
     values = {nid: to_python(net[nid], col) for nid, col in batch.columns.items()}
     change_rows = {
