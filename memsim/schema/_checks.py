@@ -16,11 +16,14 @@ from memsim.schema._models import Attribute, Schema
 from memsim.schema._refs import NodeKey, ReferenceError_, resolve_ref
 
 Path = tuple[str | int, ...]
-TOLERANCE = 1e-6
-TEMPLATE_TOKENS = frozenset({"value", "who", "whose", "be", "have", "unit"})
+TOLERANCE = 1e-3
+"""How far probabilities may sum from 1 (so 1/7 can be written 0.143); they are then
+renormalised."""
+TEMPLATE_TOKENS = frozenset({"value", "who", "whose", "be", "have", "s", "a", "unit"})
 """Tokens a phrasing may use besides the names of its entity's attributes:
 ``who`` ("I", "my mother"), ``whose`` ("my", "my mother's"), ``be``/``have`` agreeing
-with ``who``, ``value`` (the fact) and ``unit``."""
+with ``who``, ``s`` (the verb ending that agrees with ``who``: "I work" / "she works"),
+``a`` ("a" or "an" before the value), ``value`` (the fact) and ``unit``."""
 
 _KINDS_FOR_TYPE = {
     "categorical": d.DISCRETE_KINDS,
@@ -86,7 +89,7 @@ def check_probs(
     total = sum(vector)
     if abs(total - 1.0) > TOLERANCE:
         return None, [Problem(path, f"{what}: probabilities sum to {total:.6g}, not 1")]
-    return vector, []
+    return [p / total for p in vector], []
 
 
 def _sum_to_one(weights: dict[str, float], path: Path, what: str) -> list[Problem]:

@@ -50,6 +50,8 @@ class _SourceMap:
             seen: set[str] = set()
             for key_node, value_node in node.value:
                 key = str(key_node.value)
+                if key == "<<":  # a merge: its keys are defaults that later keys override
+                    continue
                 child = (*path, key)
                 if key in seen:
                     self.duplicates.append((child, _pos(key_node)))
@@ -92,6 +94,8 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
+        # map positions before constructing: construction flattens merge keys (<<) in place
+        source = _SourceMap(root)
         data = loader.construct_document(root) if root is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -101,7 +105,6 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
         raise SchemaError([f"{filename}: YAML error: {exc}"]) from None
     finally:
         loader.dispose()
-    source = _SourceMap(root)
 
     found: list[tuple[Position, str]] = [
         (pos, f"duplicate key '{p[-1]}'") for p, pos in source.duplicates

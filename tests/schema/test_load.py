@@ -146,3 +146,22 @@ def test_format_version_is_required_and_checked() -> None:
 
 def test_not_a_mapping() -> None:
     assert problems("- a\n- b\n") == ["s.yaml:1:1: a schema is a YAML mapping"]
+
+
+def test_merge_key_override_is_not_a_duplicate() -> None:
+    text = edit(
+        "      birthday:\n        type: month_day\n        dist: {kind: date_uniform}",
+        "      birthday: &bday\n        type: month_day\n        dist: {kind: date_uniform}\n"
+        "      anniversary:\n        <<: *bday\n        label: {en: anniversary}",
+    )
+    schema = parse_schema(text, "s.yaml")
+    assert schema.attributes_of("relative")["anniversary"].label == {"en": "anniversary"}
+
+
+def test_probabilities_within_tolerance_are_renormalised() -> None:
+    from memsim.graph import BRNet, DiscreteConditionals
+
+    text = edit("probs: [0.4, 0.4, 0.2]", "probs: [0.4, 0.4, 0.2005]")
+    net = BRNet(parse_schema(text, "s.yaml"))
+    row = DiscreteConditionals(net).probs(net["user.education"], {}, 1)[0]
+    assert row.sum() == pytest.approx(1.0, abs=1e-12)
