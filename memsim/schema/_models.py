@@ -8,6 +8,7 @@ parents, probabilities that sum to 1) is checked by :mod:`memsim.schema._checks`
 from __future__ import annotations
 
 import datetime as dt
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,17 +94,23 @@ class Schema(_Frozen):
 
     def attributes_of(self, kind: str) -> dict[str, Attribute]:
         """The kind's attributes after ``include`` expansion, in declaration order."""
-        return {name: attr for name, (attr, _) in self.attribute_sources(kind).items()}
+        return self._resolved[kind][0]
 
     def attribute_sources(self, kind: str) -> dict[str, tuple[Attribute, tuple[str, ...]]]:
         """Each attribute of a kind with the YAML path that defines it (for error places)."""
-        entity = self.entities[kind]
-        out: dict[str, tuple[Attribute, tuple[str, ...]]] = {}
-        for set_name in entity.include:
-            for name, attr in self.attribute_sets.get(set_name, {}).items():
-                out[name] = (attr, ("attribute_sets", set_name, name))
-        for name, attr in entity.attributes.items():
-            out[name] = (attr, ("entities", kind, "attributes", name))
+        return self._resolved[kind][1]
+
+    @cached_property
+    def _resolved(self) -> dict[str, tuple[dict[str, Attribute], dict[str, tuple[Attribute, tuple[str, ...]]]]]:
+        out = {}
+        for kind, entity in self.entities.items():
+            sources: dict[str, tuple[Attribute, tuple[str, ...]]] = {}
+            for set_name in entity.include:
+                for name, attr in self.attribute_sets.get(set_name, {}).items():
+                    sources[name] = (attr, ("attribute_sets", set_name, name))
+            for name, attr in entity.attributes.items():
+                sources[name] = (attr, ("entities", kind, "attributes", name))
+            out[kind] = ({name: attr for name, (attr, _) in sources.items()}, sources)
         return out
 
     def values_of(self, attr: Attribute) -> list[str]:

@@ -1,0 +1,34 @@
+"""Stage 6: QA items. Each kind is one module whose docstring states its guarantees."""
+
+from memsim.qa import aggregative, comparative, conditional, noisy, post_processing, simple
+from memsim.qa._choices import ValuePool, assign_letters, normalise, numeric_options, pick_distinct
+from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
+from memsim.qa._registry import QA_KINDS, QAKind
+from memsim.qa._types import LETTERS, Draft, FactRef, Message, QAItem
+
+KIND_ORDER = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
+
+__all__ = [
+    "KIND_ORDER",
+    "LETTERS",
+    "ORDERED_TYPES",
+    "QA_KINDS",
+    "SCENARIOS",
+    "Draft",
+    "FactRef",
+    "Message",
+    "QAContext",
+    "QAItem",
+    "QAKind",
+    "ValuePool",
+    "aggregative",
+    "assign_letters",
+    "comparative",
+    "conditional",
+    "noisy",
+    "normalise",
+    "numeric_options",
+    "pick_distinct",
+    "post_processing",
+    "simple",
+]

@@ -1,0 +1,91 @@
+"""The QA kind registry and hybrid questions (two sub-questions from two scenarios)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from memsim._registry import Registry, registry
+from memsim.profile import Profile
+from memsim.qa._choices import normalise
+from memsim.qa._context import QAContext
+from memsim.qa._types import Draft
+
+DraftFn = Callable[[QAContext, Profile, str, np.random.Generator], Draft | None]
+
+
+@dataclass(frozen=True)
+class QAKind:
+    name: str
+    scenarios: tuple[str, ...]
+    """Base scenarios; every kind also has 'hybrid', built from two of them."""
+    draft: DraftFn
+    base: str | None = None
+    """A kind that wraps another kind's questions (noisy wraps simple) names it here;
+    ``draft`` then receives that kind's draft in place of the profile."""
+
+    def make(self, ctx: QAContext, profile: Profile, scenario: str,
+             rng: np.random.Generator) -> Draft | None:
+        if self.base is not None:
+            inner = QA_KINDS.get(self.base).make(ctx, profile, scenario, rng)
+            return None if inner is None else self.wrap(ctx, inner, rng)
+        if scenario == "hybrid":
+            return hybrid(self, ctx, profile, rng)
+        return self.draft(ctx, profile, scenario, rng)
+
+    @property
+    def all_scenarios(self) -> tuple[str, ...]:
+        return (*self.scenarios, "hybrid")
+
+
+    def wrap(self, ctx: QAContext, inner: Draft, rng: np.random.Generator) -> Draft | None:
+        return self.draft(ctx, inner, inner.scenario, rng)  # type: ignore[arg-type]
+
+
+QA_KINDS: Registry[QAKind] = registry("qa_kind")
+
+
+def qa_kind(name: str, scenarios: tuple[str, ...], base: str | None = None) -> Callable[[DraftFn], DraftFn]:
+    def register(fn: DraftFn) -> DraftFn:
+        QA_KINDS.register(name)(QAKind(name, scenarios, fn, base))
+        return fn
+
+    return register
+
+
+def hybrid(kind: QAKind, ctx: QAContext, profile: Profile, rng: np.random.Generator) -> Draft | None:
+    """Two sub-questions of one kind about two different scenarios, asked together.
+
+    Every distractor pairs a wrong first part with a wrong second part, so no option
+    shares half of itself with the answer (which would make the answer the option
+    most similar to the others)."""
+    first, second = (str(s) for s in rng.choice(kind.scenarios, size=2, replace=False))
+    a = kind.draft(ctx, profile, first, rng)
+    b = kind.draft(ctx, profile, second, rng)
+    if a is None or b is None:
+        return None
+    join = ctx.loc.questions.answer_join
+    options = [a.answer + join + b.answer]
+    options += [x + join + y for x, y in zip(a.options[1:], b.options[1:], strict=True)]
+    if len({normalise(o) for o in options}) != 4:
+        return None
+    return Draft(
+        kind=kind.name,
+        scenario="hybrid",
+        question=ctx.loc.questions.hybrid_join.format(first=a.question, second=b.question),
+        answer=options[0],
+        options=tuple(options),
+        evidence=a.evidence + b.evidence,
+        negatives=a.negatives + b.negatives,
+        withheld=a.withheld + b.withheld,
+        transform="hybrid",
+        params={"parts": [_part(a), _part(b)]},
+        answer_value=[a.answer_value, b.answer_value],
+    )
+
+
+def _part(d: Draft) -> dict[str, object]:
+    return {"scenario": d.scenario, "transform": d.transform, "params": d.params,
+            "fact_ids": [f.id for f in d.evidence], "answer": d.answer}

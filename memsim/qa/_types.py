@@ -1,0 +1,84 @@
+"""What a QA kind hands to the trajectory builder, and what comes out of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+LETTERS = ("A", "B", "C", "D")
+
+
+@dataclass(frozen=True)
+class FactRef:
+    """One fact of the profile: an entity id and an attribute."""
+
+    entity: str
+    attribute: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.entity}.{self.attribute}"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A question before it has a trajectory.
+
+    ``evidence`` are the facts that must be stated for the answer to be known;
+    ``negatives`` are look-alike facts (the same attribute of the other entities) that
+    must be stated too; ``withheld`` are facts that must never be stated (the "you
+    never told me" outcome of a comparison). The answer, every option and the
+    correct one are already computed from the profile.
+    """
+
+    kind: str
+    scenario: str
+    question: str
+    answer: str
+    options: tuple[str, ...]
+    """Four options, the correct one first (letters are assigned later)."""
+    evidence: tuple[FactRef, ...]
+    negatives: tuple[FactRef, ...] = ()
+    withheld: tuple[FactRef, ...] = ()
+    transform: str = "identity"
+    params: dict[str, Any] = field(default_factory=dict)
+    answer_value: Any = None
+
+
+@dataclass(frozen=True)
+class Message:
+    mid: int
+    text: str
+    time: str
+    """ISO date-time, minutes."""
+    place: str
+    role: str
+    """evidence | negative | filler | chit_chat | noise"""
+    facts: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mid": self.mid, "message": self.text, "time": self.time, "place": self.place,
+                "role": self.role, "facts": list(self.facts)}
+
+
+@dataclass(frozen=True)
+class QAItem:
+    question: str
+    answer: str
+    choices: dict[str, str]
+    ground_truth: str
+    target_step_id: tuple[int, ...]
+    time: str
+    provenance: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "qid": 0,
+            "question": self.question,
+            "answer": self.answer,
+            "choices": dict(self.choices),
+            "ground_truth": self.ground_truth,
+            "target_step_id": list(self.target_step_id),
+            "time": self.time,
+            "provenance": self.provenance,
+        }

@@ -1,0 +1,65 @@
+"""Comparative questions: two entities compared on an ordered attribute.
+
+Guarantees: the outcome is computed from the profile (categorical values compare by
+their declared order, dates by the calendar); the four options are the first entity,
+the second, "the same" and "you never told me both", so every option can be right,
+and the target outcome is drawn uniformly before a pair that realises it is searched
+for. For "never told", the second entity's fact is withheld: it appears in no message.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from memsim.profile import Entity, Profile
+from memsim.qa._context import QAContext, others
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft
+
+OUTCOMES = ("first", "second", "same", "unknown")
+
+
+def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
+    """'first' if a's value is higher (later), 'second' if b's is, else 'same'."""
+    x = ctx.sort_key(a, attr, a.facts[attr].value)
+    y = ctx.sort_key(b, attr, b.facts[attr].value)
+    return "first" if x > y else "second" if y > x else "same"  # type: ignore[operator]
+
+
+@qa_kind("comparative", ("roles", "events"))
+def comparative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+    group = ctx.group(profile, scenario)
+    if len(group) < 2:
+        return None
+    wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
+    candidates = [
+        (a, b, attr)
+        for a, b in itertools.permutations(group, 2)
+        for attr in ctx.askable(a)
+        if attr in b.facts and ctx.ordered(a, attr)
+        and (wanted == "unknown" or compare(ctx, a, b, attr) == wanted)
+    ]
+    if not candidates:
+        return None
+    a, b, attr = candidates[int(rng.integers(len(candidates)))]
+    words = ctx.loc.questions.comparative_options
+    kind = ctx.attribute(a, attr).type
+    more = words["later"] if kind in ("month_day", "date", "datetime") else words["higher"]
+    who_a, who_b = ctx.who(a), ctx.who(b)
+    question = ctx.choose(ctx.loc.questions.comparative, rng).format(
+        a=who_a, b=who_b, label=ctx.label(a, attr), more=more)
+    text = {"first": ctx.cap(who_a), "second": ctx.cap(who_b), "same": words["same"],
+            "unknown": words["unknown"]}
+    options = [text[wanted], *(text[o] for o in OUTCOMES if o != wanted)]
+    withheld = (ctx.ref(b, attr),) if wanted == "unknown" else ()
+    evidence = (ctx.ref(a, attr),) if wanted == "unknown" else (ctx.ref(a, attr), ctx.ref(b, attr))
+    return Draft(
+        kind="comparative", scenario=scenario, question=question, answer=options[0],
+        options=tuple(options), evidence=evidence,
+        negatives=tuple(ctx.ref(e, attr) for e in others(group, a) if e.id != b.id and attr in e.facts),
+        withheld=withheld, transform="compare",
+        params={"first": a.id, "second": b.id, "attribute": attr, "outcome": wanted},
+        answer_value=wanted,
+    )

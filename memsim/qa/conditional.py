@@ -1,0 +1,51 @@
+"""Conditional questions: the entity is identified by another of its attribute values,
+one that no other entity of the scenario shares.
+
+Guarantees: the condition value is unique among the scenario's entities (after
+normalisation), so exactly one entity matches; the answer is that entity's value of
+the asked attribute; two evidence facts (the condition and the asked attribute);
+both attributes of the other entities are stated as hard negatives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memsim.profile import Profile
+from memsim.qa._choices import normalise
+from memsim.qa._context import SCENARIOS, QAContext, others
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft
+
+
+@qa_kind("conditional", SCENARIOS)
+def conditional(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+    group = ctx.group(profile, scenario)
+    if not group:
+        return None
+    entity = group[int(rng.integers(len(group)))]
+    attrs = ctx.askable(entity)
+    if len(attrs) < 2:
+        return None
+    target, cond = (str(a) for a in rng.choice(attrs, size=2, replace=False))
+    value = ctx.display(entity, cond)
+    rivals = others(group, entity)
+    if any(cond in e.facts and normalise(ctx.display(e, cond)) == normalise(value) for e in rivals):
+        return None
+    if not ctx.accept(entity, target, rng):
+        return None
+    options = ctx.value_options(entity, target, rng)
+    if options is None:
+        return None
+    question = ctx.choose(ctx.loc.questions.conditional, rng).format(
+        label=ctx.label(entity, target), group=ctx.group_label(group, plural=False),
+        cond_label=ctx.label(entity, cond), cond_value=value)
+    return Draft(
+        kind="conditional", scenario=scenario, question=question, answer=options[0],
+        options=tuple(options),
+        evidence=(ctx.ref(entity, cond), ctx.ref(entity, target)),
+        negatives=tuple(ctx.ref(e, a) for e in rivals for a in (cond, target) if a in e.facts),
+        transform="identity",
+        params={"entity": entity.id, "attribute": target, "condition": cond, "condition_value": value},
+        answer_value=entity.facts[target].value,
+    )

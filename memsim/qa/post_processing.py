@@ -1,0 +1,170 @@
+"""Post-processing questions: the answer is a transform of remembered facts.
+
+Transforms (each registered by name, recorded in the provenance with its parameters):
+``digit_sum`` (sum of the last k digits of a number-like value), ``age_difference``
+(absolute difference of two integer facts), ``days_between`` (absolute number of days
+between two dated facts), ``season`` (of a month-day, by the locale's season table),
+``weekday`` (of a date-time) and ``email_domain``. Guarantees: the answer is computed
+by the transform from the profile's values; numeric answers take a uniform rank among
+their options; season and weekday distractors are other seasons and weekdays.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import numpy as np
+
+from memsim.profile import Entity, Profile
+from memsim.qa._choices import numeric_options, pick_distinct
+from memsim.qa._context import QAContext
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft, FactRef
+
+Transform = Callable[[QAContext, list[Entity], np.random.Generator], Draft | None]
+TRANSFORMS: dict[str, tuple[str, Transform]] = {}
+"""name -> (scenario, builder)"""
+
+
+def transform(name: str, scenario: str) -> Callable[[Transform], Transform]:
+    def register(fn: Transform) -> Transform:
+        TRANSFORMS[name] = (scenario, fn)
+        return fn
+
+    return register
+
+
+def digit_sum(text: str, k: int) -> int:
+    digits = [int(c) for c in str(text) if c.isdigit()]
+    return sum(digits[-k:])
+
+
+def season_of(month_day: str, seasons: dict[str, list[int]]) -> str:
+    month = int(month_day.split("-")[0])
+    return next(name for name, months in seasons.items() if month in months)
+
+
+def _draft(ctx: QAContext, name: str, question: str, answer: str, options: list[str],
+           evidence: tuple[FactRef, ...], params: dict[str, object], value: object) -> Draft:
+    return Draft(kind="post_processing", scenario="", question=question, answer=answer,
+                 options=tuple(options), evidence=evidence, transform=name, params=params,
+                 answer_value=value)
+
+
+def _with(group: list[Entity], attr: str, kind_type: Callable[[Entity], bool] | None = None) -> list[Entity]:
+    return [e for e in group if attr in e.facts and (kind_type is None or kind_type(e))]
+
+
+def _typed(ctx: QAContext, group: list[Entity], types: tuple[str, ...]) -> list[tuple[Entity, str]]:
+    return [(e, a) for e in group for a in ctx.askable(e) if ctx.attribute(e, a).type in types]
+
+
+@transform("digit_sum", "roles")
+def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    pairs = [(e, a) for e, a in _typed(ctx, group, ("text",)) if sum(c.isdigit() for c in str(e.facts[a].value)) >= 6]
+    if not pairs:
+        return None
+    entity, attr = pairs[int(rng.integers(len(pairs)))]
+    k = int(rng.integers(2, 5))
+    answer = digit_sum(str(entity.facts[attr].value), k)
+    options = [str(n) for n in numeric_options(answer, rng, 0, 9 * k)]
+    question = ctx.choose(ctx.loc.questions.post_processing["digit_sum"], rng).format(
+        k=k, label=ctx.label(entity, attr), who=ctx.who(entity))
+    return _draft(ctx, "digit_sum", question, options[0], options, (ctx.ref(entity, attr),),
+                  {"entity": entity.id, "attribute": attr, "k": k}, answer)
+
+
+@transform("age_difference", "roles")
+def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    people = _with(group, "age")
+    if len(people) < 2:
+        return None
+    a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
+    answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
+    options = [str(n) for n in numeric_options(answer, rng, 0, None)]
+    question = ctx.choose(ctx.loc.questions.post_processing["age_difference"], rng).format(
+        a=ctx.who(a), b=ctx.who(b))
+    return _draft(ctx, "age_difference", question, options[0], options,
+                  (ctx.ref(a, "age"), ctx.ref(b, "age")),
+                  {"entities": [a.id, b.id], "attribute": "age"}, answer)
+
+
+@transform("season", "roles")
+def _season(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    pairs = _typed(ctx, group, ("month_day",))
+    if not pairs:
+        return None
+    entity, attr = pairs[int(rng.integers(len(pairs)))]
+    answer = season_of(str(entity.facts[attr].value), ctx.loc.seasons)
+    rest = [s for s in ctx.loc.seasons if s != answer]
+    options = [answer, *(rest[i] for i in rng.permutation(len(rest))[:3])]
+    question = ctx.choose(ctx.loc.questions.post_processing["season"], rng).format(
+        label=ctx.label(entity, attr), who=ctx.who(entity))
+    return _draft(ctx, "season", question, answer, options, (ctx.ref(entity, attr),),
+                  {"entity": entity.id, "attribute": attr}, answer)
+
+
+@transform("email_domain", "roles")
+def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    pairs = [(e, a) for e, a in _typed(ctx, group, ("text",)) if "@" in str(e.facts[a].value)]
+    if not pairs:
+        return None
+    entity, attr = pairs[int(rng.integers(len(pairs)))]
+    answer = str(entity.facts[attr].value).split("@", 1)[1]
+    domains = [str(v).split("@", 1)[1] for v in ctx.pool.distinct(entity.kind, attr) if "@" in str(v)]
+    picked = pick_distinct(domains, [answer], 3, rng)
+    if picked is None:
+        return None
+    question = ctx.choose(ctx.loc.questions.post_processing["email_domain"], rng).format(
+        label=ctx.label(entity, attr), who=ctx.who(entity))
+    return _draft(ctx, "email_domain", question, answer, [answer, *picked], (ctx.ref(entity, attr),),
+                  {"entity": entity.id, "attribute": attr}, answer)
+
+
+def _datetimes(ctx: QAContext, group: list[Entity]) -> list[tuple[Entity, str]]:
+    return _typed(ctx, group, ("datetime", "date"))
+
+
+def _day(entity: Entity, attr: str) -> dt.date:
+    return dt.date.fromisoformat(str(entity.facts[attr].value)[:10])
+
+
+@transform("days_between", "events")
+def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    dated = _datetimes(ctx, group)
+    if len(dated) < 2:
+        return None
+    (a, attr_a), (b, attr_b) = (dated[i] for i in rng.choice(len(dated), size=2, replace=False))
+    answer = abs((_day(a, attr_a) - _day(b, attr_b)).days)
+    options = [str(n) for n in numeric_options(answer, rng, 0, None)]
+    question = ctx.choose(ctx.loc.questions.post_processing["days_between"], rng).format(
+        a=ctx.who(a), b=ctx.who(b))
+    return _draft(ctx, "days_between", question, options[0], options,
+                  (ctx.ref(a, attr_a), ctx.ref(b, attr_b)),
+                  {"entities": [a.id, b.id], "attributes": [attr_a, attr_b]}, answer)
+
+
+@transform("weekday", "events")
+def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+    dated = _datetimes(ctx, group)
+    if not dated:
+        return None
+    entity, attr = dated[int(rng.integers(len(dated)))]
+    weekdays = ctx.loc.calendar.weekdays
+    answer = weekdays[_day(entity, attr).weekday()]
+    rest = [w for w in weekdays if w != answer]
+    options = [answer, *(rest[i] for i in rng.choice(len(rest), size=3, replace=False))]
+    question = ctx.choose(ctx.loc.questions.post_processing["weekday"], rng).format(who=ctx.who(entity))
+    return _draft(ctx, "weekday", question, answer, options, (ctx.ref(entity, attr),),
+                  {"entity": entity.id, "attribute": attr}, answer)
+
+
+@qa_kind("post_processing", ("roles", "events"))
+def post_processing(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+    names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
+    name = names[int(rng.integers(len(names)))]
+    draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)
+    if draft is None:
+        return None
+    return Draft(**{**draft.__dict__, "scenario": scenario})

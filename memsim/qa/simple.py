@@ -1,0 +1,41 @@
+"""Simple questions: one attribute of one entity, named as the user names it.
+
+Guarantees: the answer is the entity's value in the profile; the three distractors
+are other values of the same attribute (from other profiles), distinct from the
+answer and from each other after normalisation; the same attribute of the other
+entities of the scenario is stated in the trajectory as hard negatives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memsim.profile import Profile
+from memsim.qa._context import SCENARIOS, QAContext, others
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft
+
+
+@qa_kind("simple", SCENARIOS)
+def simple(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+    group = ctx.group(profile, scenario)
+    if not group:
+        return None
+    entity = group[int(rng.integers(len(group)))]
+    attrs = ctx.askable(entity)
+    attr = attrs[int(rng.integers(len(attrs)))]
+    if not ctx.accept(entity, attr, rng):
+        return None
+    options = ctx.value_options(entity, attr, rng)
+    if options is None:
+        return None
+    question = ctx.choose(ctx.loc.questions.simple, rng).format(
+        label=ctx.label(entity, attr), who=ctx.who(entity))
+    return Draft(
+        kind="simple", scenario=scenario, question=question, answer=options[0],
+        options=tuple(options),
+        evidence=(ctx.ref(entity, attr),),
+        negatives=tuple(ctx.ref(e, attr) for e in others(group, entity) if attr in e.facts),
+        transform="identity", params={"entity": entity.id, "attribute": attr},
+        answer_value=entity.facts[attr].value,
+    )

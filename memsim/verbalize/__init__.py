@@ -1,0 +1,37 @@
+"""Stage 5: facts become user messages (offline templates by default)."""
+
+from memsim.verbalize._locale import LocaleData, load_locale
+from memsim.verbalize._render import (
+    capitalize_first,
+    parse_when,
+    refer,
+    relative_form,
+    render_clock,
+    render_date,
+    render_datetime,
+    render_message_time,
+    render_month_day,
+    render_value,
+    resolve_relative,
+    value_at,
+)
+from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer
+
+__all__ = [
+    "VERBALIZERS",
+    "LocaleData",
+    "TemplateVerbalizer",
+    "capitalize_first",
+    "load_locale",
+    "parse_when",
+    "refer",
+    "relative_form",
+    "render_clock",
+    "render_date",
+    "render_datetime",
+    "render_message_time",
+    "render_month_day",
+    "render_value",
+    "resolve_relative",
+    "value_at",
+]

@@ -1,0 +1,65 @@
+"""The offline verbalizer: facts become first-person messages through the schema's
+per-locale phrasings, one chosen at random for each fact."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import numpy as np
+
+from memsim._registry import registry
+from memsim.profile import Entity, Fact
+from memsim.schema import Schema
+from memsim.verbalize._locale import LocaleData
+from memsim.verbalize._render import capitalize_first, refer, render_value, value_at
+
+VERBALIZERS = registry("verbalizer")
+
+
+@VERBALIZERS.register("template")
+class TemplateVerbalizer:
+    """Renders each fact with one of its attribute's phrasings.
+
+    Guarantees: the message states exactly the value the fact has at the message's
+    time (relative times resolved against that time); no ``{token}`` survives.
+    """
+
+    def __init__(self, schema: Schema, locale: LocaleData):
+        self.schema = schema
+        self.loc = locale
+
+    def who(self, entity: Entity, when: dt.datetime | None = None) -> str:
+        template = self.schema.entities[entity.kind].refer.get(self.loc.code, entity.id)
+        return refer(entity, template, self.loc, when)
+
+    def sentence(self, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator) -> str:
+        attr = self.schema.attributes_of(entity.kind)[fact.attribute]
+        phrasings = attr.phrasings.get(self.loc.code)
+        if not phrasings:
+            raise ValueError(f"{entity.kind}.{fact.attribute} has no '{self.loc.code}' phrasings")
+        template = phrasings[int(rng.integers(len(phrasings)))]
+        value = render_value(fact, value_at(fact, when), self.loc, when)
+        who = self.who(entity, when)
+        forms = self.loc.self_forms if entity.kind == "user" else self.loc.other_forms
+        tokens = {name: render_value(f, value_at(f, when), self.loc, when) for name, f in entity.facts.items()}
+        tokens |= {
+            "value": value,
+            "who": who,
+            "whose": forms.whose.format(who=who),
+            "be": forms.be,
+            "have": forms.have,
+            "s": forms.s,
+            "a": "an" if value[:1].lower() in self.loc.vowels else "a",
+            "unit": attr.unit or "",
+        }
+        return capitalize_first(template.format(**tokens).replace("  ", " "))
+
+    def message(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime,
+                rng: np.random.Generator) -> str:
+        """One message stating one or two facts."""
+        sentences = [self.sentence(e, f, when, rng) for e, f in facts]
+        if len(sentences) == 1:
+            return sentences[0]
+        joiner = self.loc.two_facts[int(rng.integers(len(self.loc.two_facts)))]
+        return joiner.format(first=sentences[0], second=sentences[1])
