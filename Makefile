@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SCHEMA ?= schemas/daily_life.en.yaml
 SEED   ?= 0
-PROFILES ?= 2000
+PROFILES ?= 3000
 NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
@@ -13,7 +13,7 @@ OUT    ?= data/$(NAME)
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
-	@echo "  variables: SCHEMA=$(SCHEMA) SEED=$(SEED) PROFILES=$(PROFILES) OUT=$(OUT)"
+	@echo "  variables: SCHEMA=$(SCHEMA) SEED=$(SEED) PROFILES=$(PROFILES) PER_TYPE=$(PER_TYPE) OUT=$(OUT)"
 
 $(BIN)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,8 +23,11 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed ## Create .venv and install memsim with its dev extras
 
+PER_TYPE ?= 500
+
 dataset: profiles ## Build the default dataset into data/<schema>/ (offline, no API key)
-	@echo "dataset: profiles in $(OUT)/profiles (QA generation lands with the dataset issue)"
+	$(BIN)/memsim generate --schema $(SCHEMA) --profiles $(OUT)/profiles --out $(OUT)/dataset \
+		--seed $(SEED) --per-type $(PER_TYPE)
 
 profiles: install ## Sample PROFILES profiles from SCHEMA into $(OUT)/profiles
 	$(BIN)/memsim schema validate $(SCHEMA)

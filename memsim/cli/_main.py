@@ -186,12 +186,47 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
     return tqdm(items, total=total, unit=f" {unit}", disable=disable, file=sys.stderr)
 
 
+# --- dataset ---------------------------------------------------------------------------
+@main.command("generate")
+@schema_option
+@click.option("--profiles", "profiles_dir", required=True, type=click.Path(file_okay=False),
+              help="Profiles folder written by `memsim profiles` (one profile per trajectory).")
+@click.option("--out", required=True, type=click.Path(file_okay=False))
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--per-type", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Questions per QA kind, split evenly over its scenarios.")
+@click.option("--types", default=",".join(("simple", "conditional", "comparative", "aggregative",
+                                           "post_processing", "noisy")),
+              show_default=True, help="Comma-separated QA kinds (see `memsim ls qa_kind`).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_type: int,
+                 types: str, progress: bool | None) -> None:
+    """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
+    from memsim.dataset import GenerateOptions, generate_dataset
+    from memsim.qa import QA_KINDS
+
+    schema_obj = _load(schema_path)
+    kinds = tuple(t.strip() for t in types.split(",") if t.strip())
+    unknown = [k for k in kinds if k not in QA_KINDS]
+    if unknown or not kinds:
+        fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")
+    options = GenerateOptions(seed=seed, per_type=per_type, types=kinds)
+    with user_errors():
+        counts = generate_dataset(
+            schema_obj, Path(schema_path), Path(profiles_dir), Path(out), options,
+            progress=lambda it, total: _progress(it, total, "trajectories", progress),
+        )
+    click.echo(f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}")
+
+
 # --- plugins ---------------------------------------------------------------------------
 @main.command("ls")
 @click.argument("family", required=False)
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
+    import memsim.qa  # noqa: F401  (registers QA kinds)
     import memsim.sampling  # noqa: F401  (registers samplers)
+    import memsim.verbalize  # noqa: F401  (registers verbalizers)
     from memsim._registry import REGISTRIES
 
     if family is None:

@@ -25,9 +25,14 @@ OPS: dict[str, Callable[[object, object], bool]] = {
 }
 
 
-def count(ctx: QAContext, group: list[Entity], attr: str, op: str, threshold: object) -> int:
+def count(ctx: QAContext, group: list[Entity], attr: str, op: str, threshold: object,
+          keys: list[object] | None = None) -> int:
+    """How many of the group satisfy ``attr op threshold`` (``keys``: the group's
+    precomputed sort keys for ``attr``)."""
+    if keys is None:
+        keys = [ctx.sort_key(e, attr, e.facts[attr].value) for e in group]
     key = ctx.sort_key(group[0], attr, threshold)
-    return sum(bool(OPS[op](ctx.sort_key(e, attr, e.facts[attr].value), key)) for e in group)
+    return sum(bool(OPS[op](k, key)) for k in keys)
 
 
 def predicates(ctx: QAContext, group: list[Entity], attr: str) -> list[tuple[str, object]]:
@@ -54,8 +59,11 @@ def aggregative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.
     target = int(rng.integers(len(group) + 1))
     shared = [a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)]
     shared = [a for a in shared if ctx.attribute(group[0], a).type != "text"]
-    found = [(attr, op, t) for attr in shared for op, t in predicates(ctx, group, attr)
-             if count(ctx, group, attr, op, t) == target]
+    found = []
+    for attr in shared:
+        keys = [ctx.sort_key(e, attr, e.facts[attr].value) for e in group]
+        found += [(attr, op, t) for op, t in predicates(ctx, group, attr)
+                  if count(ctx, group, attr, op, t, keys) == target]
     if not found:
         return None
     attr, op, threshold = found[int(rng.integers(len(found)))]

@@ -112,7 +112,8 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         return None
     entity, attr = pairs[int(rng.integers(len(pairs)))]
     answer = str(entity.facts[attr].value).split("@", 1)[1]
-    domains = [str(v).split("@", 1)[1] for v in ctx.pool.distinct(entity.kind, attr) if "@" in str(v)]
+    sample = ctx.pool.sample_distinct(entity.kind, attr, 40, rng)
+    domains = [str(v).split("@", 1)[1] for v in sample if "@" in str(v)]
     picked = pick_distinct(domains, [answer], 3, rng)
     if picked is None:
         return None

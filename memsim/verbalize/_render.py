@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
+from string import Formatter
 from typing import Any
 
 from memsim.profile import Entity, Fact
@@ -112,12 +114,21 @@ def render_value(fact: Fact, value: Any, loc: LocaleData, said_at: dt.datetime |
 
 def refer(entity: Entity, refer_template: str, loc: LocaleData, when: dt.datetime | None = None) -> str:
     """How the user names an entity ("I", "my mother", "the Denver Product Launch")."""
-    values = {name: render_value(f, value_at(f, when), loc) for name, f in entity.facts.items()}
+    values = {name: render_value(entity.facts[name], value_at(entity.facts[name], when), loc)
+              for name in template_fields(refer_template) if name in entity.facts}
     return refer_template.format(**values)
 
 
+@lru_cache(maxsize=4096)
+def template_fields(template: str) -> tuple[str, ...]:
+    """The ``{tokens}`` of a template, in order."""
+    return tuple(f for _, f, _, _ in Formatter().parse(template) if f)
+
+
 def value_at(fact: Fact, when: dt.datetime | None) -> Any:
-    return fact.value if when is None else fact.value_at(when.isoformat(timespec="minutes"))
+    if when is None or not fact.history:
+        return fact.value
+    return fact.value_at(when.isoformat(timespec="minutes"))
 
 
 def capitalize_first(text: str) -> str:

@@ -12,7 +12,7 @@ from memsim._registry import registry
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
 from memsim.verbalize._locale import LocaleData
-from memsim.verbalize._render import capitalize_first, refer, render_value, value_at
+from memsim.verbalize._render import capitalize_first, refer, render_value, template_fields, value_at
 
 VERBALIZERS = registry("verbalizer")
 
@@ -42,7 +42,8 @@ class TemplateVerbalizer:
         value = render_value(fact, value_at(fact, when), self.loc, when)
         who = self.who(entity, when)
         forms = self.loc.self_forms if entity.kind == "user" else self.loc.other_forms
-        tokens = {name: render_value(f, value_at(f, when), self.loc, when) for name, f in entity.facts.items()}
+        tokens = {name: render_value(entity.facts[name], value_at(entity.facts[name], when), self.loc, when)
+                  for name in template_fields(template) if name in entity.facts}
         tokens |= {
             "value": value,
             "who": who,

@@ -1,0 +1,52 @@
+"""Stage 7: datasets (native JSONL, MemDaily layout, data card, manifest)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from memsim.dataset._generate import (
+    GenerateOptions,
+    GenerationError,
+    check_profiles,
+    generate_records,
+    make_context,
+    make_record,
+    manifest_for,
+    plan,
+)
+from memsim.dataset._write import DATASET_KIND, MemDailyStream, memdaily_entry, write_dataset
+from memsim.schema import Schema
+from memsim.verbalize import load_locale
+
+Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
+
+
+def generate_dataset(schema: Schema, schema_path: Path, profiles: Path, out: Path,
+                     options: GenerateOptions, progress: Progress | None = None) -> dict[str, Any]:
+    """Generate and write a whole dataset folder atomically; return the counts."""
+    total = len(plan(options))
+    profiles_manifest = check_profiles(profiles, schema, total)
+    records: Iterable[dict[str, Any]] = generate_records(schema, profiles, options)
+    if progress is not None:
+        records = progress(records, total)
+    return write_dataset(
+        records, out, load_locale(schema.locale),
+        manifest=lambda counts: manifest_for(schema, schema_path, profiles_manifest, options, counts),
+    )
+
+
+__all__ = [
+    "DATASET_KIND",
+    "GenerateOptions",
+    "GenerationError",
+    "MemDailyStream",
+    "generate_dataset",
+    "generate_records",
+    "make_context",
+    "make_record",
+    "memdaily_entry",
+    "plan",
+    "write_dataset",
+]
