@@ -24,10 +24,11 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed ## Create .venv and install memsim with its dev extras
 
 PER_TYPE ?= 500
+WORKERS ?= 2
 
 dataset: profiles ## Build the default dataset into data/<schema>/ (offline, no API key)
 	$(BIN)/memsim generate --schema $(SCHEMA) --profiles $(OUT)/profiles --out $(OUT)/dataset \
-		--seed $(SEED) --per-type $(PER_TYPE)
+		--seed $(SEED) --per-type $(PER_TYPE) --workers $(WORKERS)
 
 profiles: install ## Sample PROFILES profiles from SCHEMA into $(OUT)/profiles
 	$(BIN)/memsim schema validate $(SCHEMA)

@@ -198,9 +198,11 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 @click.option("--types", default=",".join(("simple", "conditional", "comparative", "aggregative",
                                            "post_processing", "noisy")),
               show_default=True, help="Comma-separated QA kinds (see `memsim ls qa_kind`).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes; the output is identical for any number.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_type: int,
-                 types: str, progress: bool | None) -> None:
+                 types: str, workers: int, progress: bool | None) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
     from memsim.dataset import GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
@@ -215,6 +217,7 @@ def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_t
         counts = generate_dataset(
             schema_obj, Path(schema_path), Path(profiles_dir), Path(out), options,
             progress=lambda it, total: _progress(it, total, "trajectories", progress),
+            workers=workers,
         )
     click.echo(f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}")
 

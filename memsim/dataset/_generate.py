@@ -9,6 +9,7 @@ split up, and the same seed gives byte-identical files.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,11 +143,35 @@ def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
     return manifest
 
 
-def generate_records(schema: Schema, profiles: Path, options: GenerateOptions) -> Iterator[dict[str, Any]]:
-    """Every trajectory record, in plan order (streamed, nothing is held)."""
-    ctx = make_context(schema, options.seed)
-    for tid, (kind, scenario) in enumerate(plan(options)):
-        yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
+def generate_records(schema: Schema, profiles: Path, options: GenerateOptions,
+                     workers: int = 1) -> Iterator[dict[str, Any]]:
+    """Every trajectory record, in plan order (streamed, nothing is held).
+
+    With ``workers`` > 1, trajectories are made in worker processes and collected in
+    order; each depends only on its own seed stream and profile, so the records are
+    identical to a single-process run."""
+    steps = list(enumerate(plan(options)))
+    if workers <= 1:
+        ctx = make_context(schema, options.seed)
+        for tid, (kind, scenario) in steps:
+            yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
+        return
+    mp = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with mp.Pool(workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)) as pool:
+        yield from pool.imap(_make_in_worker, steps, chunksize=32)
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
+    _WORKER.update(ctx=make_context(schema, seed), profiles=profiles, seed=seed)
+
+
+def _make_in_worker(step: tuple[int, tuple[str, str]]) -> dict[str, Any]:
+    tid, (kind, scenario) = step
+    profile = load_profile(_WORKER["profiles"], tid)
+    return make_record(_WORKER["ctx"], profile, kind, scenario, tid, _WORKER["seed"])
 
 
 def schema_digest(path: Path) -> str:
@@ -163,5 +188,5 @@ def manifest_for(schema: Schema, schema_path: Path, profiles_manifest: dict[str,
         "profiles": {"seed": profiles_manifest.get("seed"), "count": profiles_manifest.get("count")},
         "options": options.to_json(),
         "counts": counts,
-        "files": ["dataset.jsonl", "memdaily.json", "data_card.md", "data_card.csv"],
+        "files": ["dataset.jsonl", "memdaily.json"],
     }
