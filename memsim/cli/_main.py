@@ -49,7 +49,10 @@ def _load(path: str) -> Schema:
 
 
 schema_option = click.option(
-    "--schema", "schema_path", required=True, type=click.Path(dir_okay=False),
+    "--schema",
+    "schema_path",
+    required=True,
+    type=click.Path(dir_okay=False),
     help="YAML schema file (see schemas/).",
 )
 
@@ -82,8 +85,10 @@ def schema_validate(paths: tuple[str, ...]) -> None:
                 click.echo(line, err=True)
             continue
         s = net.schema
-        click.echo(f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
-                   f"{len(net)} nodes, {len(net.edges())} edges)")
+        click.echo(
+            f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
+            f"{len(net)} nodes, {len(net.edges())} edges)"
+        )
     if failed:
         click.echo(f"memsim: {failed} of {len(paths)} schema(s) have problems", err=True)
         sys.exit(BAD_INPUT)
@@ -118,13 +123,17 @@ def graph_info(schema_path: str) -> None:
     for node in net:
         parents = ", ".join(node.parents) or "-"
         click.echo(f"{node.id:32s} {node.dist_kind:13s} <- {parents}")
-    click.echo(f"{len(net)} nodes, {len(net.edges())} edges, "
-               f"{len(net.discrete_nodes())} discrete (in the pgmpy network)")
+    click.echo(
+        f"{len(net)} nodes, {len(net.edges())} edges, "
+        f"{len(net.discrete_nodes())} discrete (in the pgmpy network)"
+    )
 
 
 @graph.command("export")
 @schema_option
-@click.option("--format", "fmt", type=click.Choice(["bif", "xmlbif"]), default="bif", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["bif", "xmlbif"]), default="bif", show_default=True
+)
 @click.option("--out", required=True, type=click.Path(dir_okay=False))
 def graph_export(schema_path: str, fmt: str, out: str) -> None:
     """Write the discrete network (all categorical nodes and CPDs) for pgmpy and other tools."""
@@ -139,7 +148,9 @@ def graph_export(schema_path: str, fmt: str, out: str) -> None:
 @graph.command("render")
 @schema_option
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="FILE.svg or FILE.png")
-@click.option("--slots", is_flag=True, help="Draw every entity slot instead of one node per attribute.")
+@click.option(
+    "--slots", is_flag=True, help="Draw every entity slot instead of one node per attribute."
+)
 def graph_render(schema_path: str, out: str, slots: bool) -> None:
     """Draw the dependencies of a schema."""
     from memsim.graph import BRNet, render_network
@@ -155,12 +166,20 @@ def graph_render(schema_path: str, out: str, slots: bool) -> None:
 @schema_option
 @click.option("--n", "n", type=click.IntRange(min=1), required=True, help="Number of profiles.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--start", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Index of the first profile (shards: --start i*n).")
+@click.option(
+    "--start",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Index of the first profile (shards: --start i*n).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False))
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def profiles_cmd(schema_path: str, n: int, seed: int, start: int, out: str,
-                 progress: bool | None) -> None:
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
+)
+def profiles_cmd(
+    schema_path: str, n: int, seed: int, start: int, out: str, progress: bool | None
+) -> None:
     """Sample N profiles and write one JSON file each, plus a manifest, atomically."""
     from memsim.graph import BRNet
     from memsim.profile import write_profiles
@@ -169,9 +188,15 @@ def profiles_cmd(schema_path: str, n: int, seed: int, start: int, out: str,
     schema_obj = _load(schema_path)
     net = BRNet(schema_obj)
     manifest = {
-        "schema": {"name": schema_obj.name, "version": schema_obj.version,
-                   "sha256": hashlib.sha256(Path(schema_path).read_bytes()).hexdigest()},
-        "seed": seed, "start": start, "n": n, "memsim_version": __version__,
+        "schema": {
+            "name": schema_obj.name,
+            "version": schema_obj.version,
+            "sha256": hashlib.sha256(Path(schema_path).read_bytes()).hexdigest(),
+        },
+        "seed": seed,
+        "start": start,
+        "n": n,
+        "memsim_version": __version__,
     }
     with user_errors():
         profiles = ProfileSampler(net).profiles(seed, start, start + n)
@@ -189,20 +214,50 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 # --- dataset ---------------------------------------------------------------------------
 @main.command("generate")
 @schema_option
-@click.option("--profiles", "profiles_dir", required=True, type=click.Path(file_okay=False),
-              help="Profiles folder written by `memsim profiles` (one profile per trajectory).")
+@click.option(
+    "--profiles",
+    "profiles_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Profiles folder written by `memsim profiles` (one profile per trajectory).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False))
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--per-type", type=click.IntRange(min=1), default=500, show_default=True,
-              help="Questions per QA kind, split evenly over its scenarios.")
-@click.option("--types", default=",".join(("simple", "conditional", "comparative", "aggregative",
-                                           "post_processing", "noisy")),
-              show_default=True, help="Comma-separated QA kinds (see `memsim ls qa_kind`).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes; the output is identical for any number.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_type: int,
-                 types: str, workers: int, progress: bool | None) -> None:
+@click.option(
+    "--per-type",
+    type=click.IntRange(min=1),
+    default=500,
+    show_default=True,
+    help="Questions per QA kind, split evenly over its scenarios.",
+)
+@click.option(
+    "--types",
+    default=",".join(
+        ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
+    ),
+    show_default=True,
+    help="Comma-separated QA kinds (see `memsim ls qa_kind`).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes; the output is identical for any number.",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
+)
+def generate_cmd(
+    schema_path: str,
+    profiles_dir: str,
+    out: str,
+    seed: int,
+    per_type: int,
+    types: str,
+    workers: int,
+    progress: bool | None,
+) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
     from memsim.dataset import GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
@@ -215,11 +270,17 @@ def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_t
     options = GenerateOptions(seed=seed, per_type=per_type, types=kinds)
     with user_errors():
         counts = generate_dataset(
-            schema_obj, Path(schema_path), Path(profiles_dir), Path(out), options,
+            schema_obj,
+            Path(schema_path),
+            Path(profiles_dir),
+            Path(out),
+            options,
             progress=lambda it, total: _progress(it, total, "trajectories", progress),
             workers=workers,
         )
-    click.echo(f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}")
+    click.echo(
+        f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
+    )
 
 
 # --- plugins ---------------------------------------------------------------------------
@@ -227,8 +288,8 @@ def generate_cmd(schema_path: str, profiles_dir: str, out: str, seed: int, per_t
 @click.argument("family", required=False)
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
-    import memsim.qa  # noqa: F401  (registers QA kinds)
-    import memsim.sampling  # noqa: F401  (registers samplers)
+    import memsim.qa
+    import memsim.sampling
     import memsim.verbalize  # noqa: F401  (registers verbalizers)
     from memsim._registry import REGISTRIES
 
@@ -240,5 +301,3 @@ def ls_cmd(family: str | None) -> None:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():
         click.echo(name)
-
-

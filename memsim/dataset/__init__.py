@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._generate import (
     GenerateOptions,
     GenerationError,
@@ -16,7 +17,6 @@ from memsim.dataset._generate import (
     manifest_for,
     plan,
 )
-from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._memdaily import (
     MemDailyFormatError,
     MemDailyItem,
@@ -34,9 +34,15 @@ from memsim.verbalize import load_locale
 Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
 
 
-def generate_dataset(schema: Schema, schema_path: Path, profiles: Path, out: Path,
-                     options: GenerateOptions, progress: Progress | None = None,
-                     workers: int = 1) -> dict[str, Any]:
+def generate_dataset(
+    schema: Schema,
+    schema_path: Path,
+    profiles: Path,
+    out: Path,
+    options: GenerateOptions,
+    progress: Progress | None = None,
+    workers: int = 1,
+) -> dict[str, Any]:
     """Generate and write a whole dataset folder atomically; return the counts."""
     total = len(plan(options))
     profiles_manifest = check_profiles(profiles, schema, total)
@@ -44,8 +50,12 @@ def generate_dataset(schema: Schema, schema_path: Path, profiles: Path, out: Pat
     if progress is not None:
         records = progress(records, total)
     return write_dataset(
-        records, out, load_locale(schema.locale),
-        manifest=lambda counts: manifest_for(schema, schema_path, profiles_manifest, options, counts),
+        records,
+        out,
+        load_locale(schema.locale),
+        manifest=lambda counts: manifest_for(
+            schema, schema_path, profiles_manifest, options, counts
+        ),
         card_title=f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})",
     )
 
@@ -53,22 +63,22 @@ def generate_dataset(schema: Schema, schema_path: Path, profiles: Path, out: Pat
 __all__ = [
     "DATASET_KIND",
     "DataCard",
-    "MemDailyFormatError",
-    "MemDailyItem",
-    "data_card",
-    "drop_flagged",
-    "read_memdaily",
-    "to_memdaily",
-    "write_data_card",
-    "write_memdaily",
     "GenerateOptions",
     "GenerationError",
+    "MemDailyFormatError",
+    "MemDailyItem",
     "MemDailyStream",
+    "data_card",
+    "drop_flagged",
     "generate_dataset",
     "generate_records",
     "make_context",
     "make_record",
     "memdaily_entry",
     "plan",
+    "read_memdaily",
+    "to_memdaily",
+    "write_data_card",
     "write_dataset",
+    "write_memdaily",
 ]

@@ -24,8 +24,17 @@ from memsim.dataset._memdaily import TYPES, MemDailyItem
 TOKENIZER_MODELS = {"o200k_base": "GPT-4o", "cl100k_base": "GPT-4 / GPT-3.5"}
 """Which models use a tokenizer, for the card's note."""
 
-CSV_COLUMNS = ("type", "trajectories", "messages", "questions", "messages_per_trajectory",
-               "tokens", "tokens_per_message_mean", "tokens_per_message_std", "tokenizer")
+CSV_COLUMNS = (
+    "type",
+    "trajectories",
+    "messages",
+    "questions",
+    "messages_per_trajectory",
+    "tokens",
+    "tokens_per_message_mean",
+    "tokens_per_message_std",
+    "tokenizer",
+)
 
 
 @dataclass(frozen=True)
@@ -75,8 +84,11 @@ class DataCard:
                 f"{_fmt(row.messages_per_trajectory)} | "
                 f"{_fmt_pm(row.tokens_mean, row.tokens_std)} |"
             )
-        lines += ["", f"Tokens / message: mean ± standard deviation (population) over messages; "
-                      f"{self.tokenizer_note}."]
+        lines += [
+            "",
+            f"Tokens / message: mean ± standard deviation (population) over messages; "
+            f"{self.tokenizer_note}.",
+        ]
         extra = list(extra_lines)
         if extra:
             lines += ["", *extra]
@@ -87,11 +99,19 @@ class DataCard:
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for row in (*self.rows, self.total):
-            writer.writerow([
-                row.type, row.trajectories, row.messages, row.questions,
-                _fmt(row.messages_per_trajectory, 4, ""), row.tokens,
-                _fmt(row.tokens_mean, 4, ""), _fmt(row.tokens_std, 4, ""), self.tokenizer,
-            ])
+            writer.writerow(
+                [
+                    row.type,
+                    row.trajectories,
+                    row.messages,
+                    row.questions,
+                    _fmt(row.messages_per_trajectory, 4, ""),
+                    row.tokens,
+                    _fmt(row.tokens_mean, 4, ""),
+                    _fmt(row.tokens_std, 4, ""),
+                    self.tokenizer,
+                ]
+            )
         return buf.getvalue()
 
 
@@ -118,8 +138,13 @@ def data_card(items: Iterable[MemDailyItem], tokenizer_name: str = "o200k_base")
     return DataCard(rows=rows, total=total, tokenizer=tokenizer_name)
 
 
-def write_data_card(card: DataCard, md_path: str | Path, csv_path: str | Path,
-                    title: str = "Data card", extra_lines: Iterable[str] = ()) -> None:
+def write_data_card(
+    card: DataCard,
+    md_path: str | Path,
+    csv_path: str | Path,
+    title: str = "Data card",
+    extra_lines: Iterable[str] = (),
+) -> None:
     """Write the card as a Markdown table and as a CSV, each atomically."""
     atomic_write_text(md_path, card.to_markdown(title, extra_lines))
     atomic_write_text(csv_path, card.to_csv())
@@ -133,9 +158,16 @@ def _row(name: str, s: Sequence[int]) -> CardRow:
         # exact integer variance: the same figure whatever the order of the messages
         std = math.sqrt((messages * squares - tokens * tokens) / (messages * messages))
     per_trajectory = messages / trajectories if trajectories else None
-    return CardRow(type=name, trajectories=trajectories, messages=messages, questions=questions,
-                   tokens=tokens, messages_per_trajectory=per_trajectory,
-                   tokens_mean=mean, tokens_std=std)
+    return CardRow(
+        type=name,
+        trajectories=trajectories,
+        messages=messages,
+        questions=questions,
+        tokens=tokens,
+        messages_per_trajectory=per_trajectory,
+        tokens_mean=mean,
+        tokens_std=std,
+    )
 
 
 def _fmt(x: float | None, digits: int = 2, missing: str = "n/a") -> str:
@@ -163,7 +195,8 @@ def _encoding(name: str) -> Any:
     except ImportError as e:
         raise ImportError(
             "token counts for the data card need the optional package bpe-openai: "
-            "pip install 'memsim[tokens]'") from e
+            "pip install 'memsim[tokens]'"
+        ) from e
     known = bpe_openai.list_encoding_names()
     if name not in known:
         raise ValueError(f"unknown tokenizer {name!r} (bpe-openai has: {', '.join(known)})")

@@ -49,8 +49,13 @@ class GenerateOptions:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seed": self.seed, "per_type": self.per_type, "types": list(self.types),
-                "verbalizer": self.verbalizer, **self.extra}
+        return {
+            "seed": self.seed,
+            "per_type": self.per_type,
+            "types": list(self.types),
+            "verbalizer": self.verbalizer,
+            **self.extra,
+        }
 
 
 def plan(options: GenerateOptions) -> list[tuple[str, str]]:
@@ -68,17 +73,21 @@ def plan(options: GenerateOptions) -> list[tuple[str, str]]:
 def make_context(schema: Schema, seed: int) -> QAContext:
     net = BRNet(schema)
     locale = load_locale(schema.locale)
-    noise = tuple(ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES))
-    return QAContext(schema, net, locale, TemplateVerbalizer(schema, locale),
-                     ValuePool.sample(net, seed), noise)
+    noise = tuple(
+        ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
+    )
+    return QAContext(
+        schema, net, locale, TemplateVerbalizer(schema, locale), ValuePool.sample(net, seed), noise
+    )
 
 
 def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid)))
 
 
-def make_record(ctx: QAContext, profile: Profile, kind: str, scenario: str, tid: int,
-                seed: int) -> dict[str, Any]:
+def make_record(
+    ctx: QAContext, profile: Profile, kind: str, scenario: str, tid: int, seed: int
+) -> dict[str, Any]:
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
     for _ in range(MAX_ATTEMPTS):
@@ -86,8 +95,10 @@ def make_record(ctx: QAContext, profile: Profile, kind: str, scenario: str, tid:
         if draft is not None:
             break
     else:
-        raise GenerationError(f"no {kind}/{scenario} question from profile {profile.id} "
-                              f"after {MAX_ATTEMPTS} draws; does the schema support it?")
+        raise GenerationError(
+            f"no {kind}/{scenario} question from profile {profile.id} "
+            f"after {MAX_ATTEMPTS} draws; does the schema support it?"
+        )
     messages, asked_at = build_trajectory(ctx, profile, draft, rng)
     choices, letter = assign_letters(draft.options, rng)
     evidence_ids = {f.id for f in draft.evidence}
@@ -126,7 +137,9 @@ def load_profile(folder: Path, index: int) -> Profile:
     try:
         return Profile.from_json(orjson.loads(path.read_bytes()))
     except FileNotFoundError:
-        raise FileNotFoundError(f"{path}: missing; the profiles folder has too few profiles") from None
+        raise FileNotFoundError(
+            f"{path}: missing; the profiles folder has too few profiles"
+        ) from None
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{path}: not a valid profile: {exc}") from None
 
@@ -135,16 +148,21 @@ def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
     manifest = read_manifest(folder)
     name = manifest.get("schema", {}).get("name")
     if name != schema.name:
-        raise ValueError(f"{folder}: profiles were sampled from schema '{name}', not '{schema.name}'")
+        raise ValueError(
+            f"{folder}: profiles were sampled from schema '{name}', not '{schema.name}'"
+        )
     start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
     if start != 0 or count < needed:
-        raise ValueError(f"{folder}: holds profiles {start}..{start + count - 1}; "
-                         f"this dataset needs profiles 0..{needed - 1} (one per trajectory)")
+        raise ValueError(
+            f"{folder}: holds profiles {start}..{start + count - 1}; "
+            f"this dataset needs profiles 0..{needed - 1} (one per trajectory)"
+        )
     return manifest
 
 
-def generate_records(schema: Schema, profiles: Path, options: GenerateOptions,
-                     workers: int = 1) -> Iterator[dict[str, Any]]:
+def generate_records(
+    schema: Schema, profiles: Path, options: GenerateOptions, workers: int = 1
+) -> Iterator[dict[str, Any]]:
     """Every trajectory record, in plan order (streamed, nothing is held).
 
     With ``workers`` > 1, trajectories are made in worker processes and collected in
@@ -156,8 +174,12 @@ def generate_records(schema: Schema, profiles: Path, options: GenerateOptions,
         for tid, (kind, scenario) in steps:
             yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
         return
-    mp = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with mp.Pool(workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)) as pool:
+    mp = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with mp.Pool(
+        workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)
+    ) as pool:
         yield from pool.imap(_make_in_worker, steps, chunksize=32)
 
 
@@ -178,14 +200,26 @@ def schema_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def manifest_for(schema: Schema, schema_path: Path, profiles_manifest: dict[str, Any],
-                 options: GenerateOptions, counts: dict[str, Any]) -> dict[str, Any]:
+def manifest_for(
+    schema: Schema,
+    schema_path: Path,
+    profiles_manifest: dict[str, Any],
+    options: GenerateOptions,
+    counts: dict[str, Any],
+) -> dict[str, Any]:
     return {
         "kind": "dataset",
         "memsim_version": __version__,
-        "schema": {"name": schema.name, "version": schema.version, "locale": schema.locale,
-                   "sha256": schema_digest(schema_path)},
-        "profiles": {"seed": profiles_manifest.get("seed"), "count": profiles_manifest.get("count")},
+        "schema": {
+            "name": schema.name,
+            "version": schema.version,
+            "locale": schema.locale,
+            "sha256": schema_digest(schema_path),
+        },
+        "profiles": {
+            "seed": profiles_manifest.get("seed"),
+            "count": profiles_manifest.get("count"),
+        },
         "options": options.to_json(),
         "counts": counts,
         "files": ["dataset.jsonl", "memdaily.json"],

@@ -112,8 +112,10 @@ def read_memdaily(path: str | Path, form: Form = "auto") -> list[MemDailyItem]:
     if form == "auto":
         if merged.is_file() and per_type:
             raise MemDailyFormatError(
-                path, f"holds both {MERGED_NAME} and per-type files; pass the file itself, "
-                "or form='merged' / form='per_type'")
+                path,
+                f"holds both {MERGED_NAME} and per-type files; pass the file itself, "
+                "or form='merged' / form='per_type'",
+            )
         form = "merged" if merged.is_file() else "per_type"
     if form == "merged":
         if not merged.is_file():
@@ -121,8 +123,10 @@ def read_memdaily(path: str | Path, form: Form = "auto") -> list[MemDailyItem]:
         return _read_merged(merged, _load(merged))
     if not per_type:
         raise MemDailyFormatError(
-            path, f"holds neither {MERGED_NAME} nor per-type files NN_<type>_<scenario>.json "
-            f"(type one of {', '.join(TYPES)})")
+            path,
+            f"holds neither {MERGED_NAME} nor per-type files NN_<type>_<scenario>.json "
+            f"(type one of {', '.join(TYPES)})",
+        )
     items: list[MemDailyItem] = []
     for file, typ, scenario in per_type:
         items.extend(_read_per_type(file, _load(file), typ, scenario))
@@ -149,8 +153,10 @@ def _per_type_files(folder: Path) -> list[tuple[Path, str, str]]:
         key = (m[2], m[3])
         if key in found:
             raise MemDailyFormatError(
-                folder, f"two files for type {key[0]!r}, scenario {key[1]!r}: "
-                f"{found[key].name} and {file.name}")
+                folder,
+                f"two files for type {key[0]!r}, scenario {key[1]!r}: "
+                f"{found[key].name} and {file.name}",
+            )
         found[key] = file
 
     def order(key: tuple[str, str]) -> tuple[int, int, str]:
@@ -178,8 +184,10 @@ def _read_file(file: Path, form: Form) -> list[MemDailyItem]:
     m = _PER_TYPE_RE.match(file.name)
     if form == "per_type" and not m:
         raise MemDailyFormatError(
-            file, "a per-type file must be named NN_<type>_<scenario>.json "
-            f"(type one of {', '.join(TYPES)})")
+            file,
+            "a per-type file must be named NN_<type>_<scenario>.json "
+            f"(type one of {', '.join(TYPES)})",
+        )
     data = _load(file)
     if form == "merged" or (form == "auto" and isinstance(data, dict)):
         return _read_merged(file, data)
@@ -188,8 +196,10 @@ def _read_file(file: Path, form: Form) -> list[MemDailyItem]:
     if m:
         raise MemDailyFormatError(file, f"expected a list of trajectories, got {_kind(data)}", "$")
     raise MemDailyFormatError(
-        file, f"expected an object {{type: {{scenario: [trajectory, ...]}}}}, got {_kind(data)}",
-        "$")
+        file,
+        f"expected an object {{type: {{scenario: [trajectory, ...]}}}}, got {_kind(data)}",
+        "$",
+    )
 
 
 def _read_merged(file: Path, data: Any) -> list[MemDailyItem]:
@@ -225,16 +235,24 @@ def _read_per_type(file: Path, data: Any, typ: str, scenario: str) -> list[MemDa
         questions = traj["question_list"]
         check.array(questions, f"{twhere}.question_list", "a list with one question")
         if len(questions) != 1:
-            check.fail(f"{twhere}.question_list",
-                       f"expected exactly one question, got {len(questions)}")
+            check.fail(
+                f"{twhere}.question_list", f"expected exactly one question, got {len(questions)}"
+            )
         qwhere = f"{twhere}.question_list[0]"
         items.append(check.item(traj, questions[0], qwhere, twhere, typ, scenario))
     return items
 
 
 def _kind(value: Any) -> str:
-    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-             int: "a number", float: "a number", type(None): "null"}
+    kinds = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }
     return kinds.get(type(value), type(value).__name__)
 
 
@@ -263,8 +281,9 @@ class _Checker:
         if key not in obj:
             self.fail(f"{where}.{key}", "missing")
 
-    def field(self, obj: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...],
-              what: str) -> Any:
+    def field(
+        self, obj: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...], what: str
+    ) -> Any:
         self.has(obj, key, where)
         value = obj[key]
         ok = _is_int(value) if kind is int else isinstance(value, kind)
@@ -272,14 +291,22 @@ class _Checker:
             self.fail(f"{where}.{key}", f"expected {what}, got {_kind(value)}")
         return value
 
-    def item(self, traj: dict[str, Any], qa: Any, qwhere: str, twhere: str, typ: str,
-             scenario: str) -> MemDailyItem:
+    def item(
+        self, traj: dict[str, Any], qa: Any, qwhere: str, twhere: str, typ: str, scenario: str
+    ) -> MemDailyItem:
         tid = self.field(traj, "tid", twhere, int, "an integer")
         raw = self.field(traj, "message_list", twhere, list, "a list of messages")
         messages = tuple(self.message(m, f"{twhere}.message_list[{j}]") for j, m in enumerate(raw))
         parsed, flags = self.qa(qa, qwhere)
-        return MemDailyItem(type=typ, scenario=scenario, tid=tid, messages=messages, qa=parsed,
-                            source=str(self.file), flags=flags)
+        return MemDailyItem(
+            type=typ,
+            scenario=scenario,
+            tid=tid,
+            messages=messages,
+            qa=parsed,
+            source=str(self.file),
+            flags=flags,
+        )
 
     def message(self, m: Any, where: str) -> dict[str, Any]:
         self.obj(m, where, "a message object")
@@ -314,21 +341,29 @@ class _Checker:
         else:
             for letter, option in choices.items():
                 if not isinstance(option, str):
-                    self.fail(f"{where}.choices.{letter}",
-                              f"expected a string, got {_kind(option)}")
+                    self.fail(
+                        f"{where}.choices.{letter}", f"expected a string, got {_kind(option)}"
+                    )
         truth = self.field(qa, "ground_truth", where, str, "a string")
         if "[ERROR" in truth:
             flags.append("error_ground_truth")
-        out.update(question=question, answer=answer, target_step_id=steps, choices=choices,
-                   ground_truth=truth, time=self.field(qa, "time", where, str, "a string"))
+        out.update(
+            question=question,
+            answer=answer,
+            target_step_id=steps,
+            choices=choices,
+            ground_truth=truth,
+            time=self.field(qa, "time", where, str, "a string"),
+        )
         return out, tuple(flags)
 
 
 # --------------------------------------------------------------------------- writing
 
 
-def to_memdaily(records: Iterable[Mapping[str, Any]],
-                locale_data: LocaleData) -> dict[str, dict[str, list[dict[str, Any]]]]:
+def to_memdaily(
+    records: Iterable[Mapping[str, Any]], locale_data: LocaleData
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """memsim's native records in the merged MemDaily form.
 
     ``tid`` is renumbered from 0 within each (type, scenario) in input order; types and
@@ -349,13 +384,15 @@ def to_memdaily(records: Iterable[Mapping[str, Any]],
             tid = record.get("tid") if isinstance(record, Mapping) else None
             problem = f"missing key {e}" if isinstance(e, KeyError) else str(e)
             raise ValueError(
-                f"record {i} (tid {tid}): not a memsim trajectory record: {problem}") from e
+                f"record {i} (tid {tid}): not a memsim trajectory record: {problem}"
+            ) from e
         bucket.append(entry)
     return out
 
 
-def write_memdaily(records: Iterable[Mapping[str, Any]], path: str | Path,
-                   locale_data: LocaleData) -> None:
+def write_memdaily(
+    records: Iterable[Mapping[str, Any]], path: str | Path, locale_data: LocaleData
+) -> None:
     """Write ``records`` in the merged MemDaily form to ``path`` atomically, in the same
     layout the generator streams (one trajectory per line; MemDaily's key order; the
     same records give the same bytes). Records are grouped by type, then scenario, in
@@ -375,15 +412,16 @@ def write_memdaily(records: Iterable[Mapping[str, Any]], path: str | Path,
     atomic_write_bytes(path, buffer.getvalue())
 
 
-def memdaily_entry(record: Mapping[str, Any], tid: int, when: Callable[[str], str]) -> dict[str, Any]:
+def memdaily_entry(
+    record: Mapping[str, Any], tid: int, when: Callable[[str], str]
+) -> dict[str, Any]:
     """One native record as a MemDaily trajectory: no provenance, roles or fact ids;
     times rendered by ``when``; ``tid`` numbered within its type and scenario."""
     qa = record["QA"]
     return {
         "tid": tid,
         "message_list": [
-            {"mid": m["mid"], "message": m["message"], "time": when(m["time"]),
-             "place": m["place"]}
+            {"mid": m["mid"], "message": m["message"], "time": when(m["time"]), "place": m["place"]}
             for m in record["message_list"]
         ],
         "QA": {
@@ -407,7 +445,8 @@ class MemDailyStream:
 
         self.out = out
         self.when: Callable[[str], str] = lambda text: render_message_time(
-            dt.datetime.fromisoformat(text), locale_data)
+            dt.datetime.fromisoformat(text), locale_data
+        )
         self.type: str | None = None
         self.scenario: str | None = None
         self.tid = 0
@@ -417,7 +456,9 @@ class MemDailyStream:
     def add(self, record: Mapping[str, Any]) -> None:
         kind, scenario = record["type"], record["scenario"]
         if (kind, scenario) != (self.type, self.scenario):
-            if (kind, scenario) in self.seen or (kind != self.type and any(k == kind for k, _ in self.seen)):
+            if (kind, scenario) in self.seen or (
+                kind != self.type and any(k == kind for k, _ in self.seen)
+            ):
                 raise ValueError(f"records of {kind}/{scenario} are not contiguous")
             self._open(kind, scenario)
         else:

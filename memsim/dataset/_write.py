@@ -27,9 +27,15 @@ def native_items(path: Path) -> Iterator[MemDailyItem]:
     with open(path, "rb") as lines:
         for line in lines:
             record = orjson.loads(line)
-            yield MemDailyItem(type=record["type"], scenario=record["scenario"], tid=record["tid"],
-                               messages=tuple(record["message_list"]), qa=record["QA"],
-                               source=str(path), flags=())
+            yield MemDailyItem(
+                type=record["type"],
+                scenario=record["scenario"],
+                tid=record["tid"],
+                messages=tuple(record["message_list"]),
+                qa=record["QA"],
+                source=str(path),
+                flags=(),
+            )
 
 
 def write_card(folder: Path, title: str) -> list[str]:
@@ -45,14 +51,21 @@ def write_card(folder: Path, title: str) -> list[str]:
     return [md.name, csv.name]
 
 
-def write_dataset(records: Iterable[dict[str, Any]], out: str | Path, loc: LocaleData,
-                  manifest: Callable[[dict[str, Any]], dict[str, Any]],
-                  card_title: str | None = "Data card") -> dict[str, Any]:
+def write_dataset(
+    records: Iterable[dict[str, Any]],
+    out: str | Path,
+    loc: LocaleData,
+    manifest: Callable[[dict[str, Any]], dict[str, Any]],
+    card_title: str | None = "Data card",
+) -> dict[str, Any]:
     """Stream records into ``out``; return the counts. ``manifest`` builds the manifest
     from the counts; the data card is computed by reading the written lines back."""
     counts: dict[str, Any] = {"trajectories": 0, "messages": 0, "by_type": {}}
     with atomic_output_dir(out, DATASET_KIND) as stage:
-        with open(stage / "dataset.jsonl", "wb") as native, open(stage / "memdaily.json", "wb") as md:
+        with (
+            open(stage / "dataset.jsonl", "wb") as native,
+            open(stage / "memdaily.json", "wb") as md,
+        ):
             stream = MemDailyStream(md, loc)
             for record in records:
                 native.write(orjson.dumps(record) + b"\n")

@@ -2,7 +2,6 @@
 
 from memsim.graph._brnet import BRNet, Node
 from memsim.graph._conditionals import DiscreteConditionals, inverse_cdf
-from memsim.graph._render import attribute_graph, render_network
 from memsim.graph._pgmpy import (
     ExportFormat,
     MissingExtraError,
@@ -12,6 +11,7 @@ from memsim.graph._pgmpy import (
     safe_name,
     to_pgmpy,
 )
+from memsim.graph._render import attribute_graph, render_network
 
 __all__ = [
     "BRNet",
@@ -20,10 +20,10 @@ __all__ = [
     "MissingExtraError",
     "Node",
     "PgmpyNetwork",
+    "attribute_graph",
     "export_network",
     "import_pgmpy",
     "inverse_cdf",
-    "attribute_graph",
     "render_network",
     "safe_name",
     "to_pgmpy",

@@ -29,6 +29,7 @@ class DiscreteConditionals:
         for node in net.discrete_nodes():
             dist = node.attribute.dist
             base = dist.otherwise if isinstance(dist, Copy) else dist
+            assert isinstance(base, Categorical | Table)  # categorical nodes take no other kind
             self._tables[(node.id, "base")] = self._table(node, base)
 
     def _vector(self, node: Node, probs: Probs) -> Matrix:
@@ -72,8 +73,9 @@ class DiscreteConditionals:
             out = self._exclude_earlier_slots(node, codes, out, n)
         return out
 
-    def _exclude_earlier_slots(self, node: Node, codes: Mapping[str, Codes], out: Matrix,
-                               n: int) -> Matrix:
+    def _exclude_earlier_slots(
+        self, node: Node, codes: Mapping[str, Codes], out: Matrix, n: int
+    ) -> Matrix:
         out = out.copy()
         rows = np.arange(n)
         for pid in node.parents:
@@ -87,7 +89,8 @@ class DiscreteConditionals:
         if empty.any():
             out[empty] = 1.0 / out.shape[1]
             total[empty] = 1.0
-        return out / total
+        normalised: Matrix = out / total
+        return normalised
 
 
 def inverse_cdf(probs: Matrix, u: NDArray[np.float64]) -> Codes:
@@ -95,4 +98,5 @@ def inverse_cdf(probs: Matrix, u: NDArray[np.float64]) -> Codes:
     cdf = np.cumsum(probs, axis=1)
     cdf /= cdf[:, -1:]
     codes = (u[:, None] >= cdf).sum(axis=1)
-    return np.minimum(codes, probs.shape[1] - 1).astype(np.int64)
+    clipped: Codes = np.minimum(codes, probs.shape[1] - 1).astype(np.int64)
+    return clipped

@@ -49,22 +49,36 @@ def render_network(net: BRNet, out: str | Path, slots: bool = False) -> None:
     cmap = plt.get_cmap("tab10")
     colors = [cmap(kind_names.index(kinds[n]) % 10) for n in graph]
     layers = 1 + max((graph.nodes[n]["layer"] for n in graph), default=0)
-    tallest = max((sum(1 for n in graph if graph.nodes[n]["layer"] == i) for i in range(layers)), default=1)
+    tallest = max(
+        (sum(1 for n in graph if graph.nodes[n]["layer"] == i) for i in range(layers)), default=1
+    )
     fig, ax = plt.subplots(figsize=(max(8, 3.2 * layers), max(6, 0.32 * tallest)))
     nx.draw_networkx_edges(graph, pos, ax=ax, alpha=0.35, arrowsize=8, node_size=300)
     nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=colors, node_size=120)
-    nx.draw_networkx_labels(graph, pos, ax=ax, font_size=7,
-                            labels={n: n.split(".", 1)[1] if not slots else n for n in graph},
-                            verticalalignment="bottom")
+    nx.draw_networkx_labels(
+        graph,
+        pos,
+        ax=ax,
+        font_size=7,
+        labels={n: n.split(".", 1)[1] if not slots else n for n in graph},
+        verticalalignment="bottom",
+    )
     for i, kind in enumerate(kind_names):
         ax.scatter([], [], color=cmap(i % 10), label=kind)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.set_title(f"{net.schema.name} {net.schema.version}: {graph.number_of_nodes()} nodes, "
-                 f"{graph.number_of_edges()} edges")
+    ax.set_title(
+        f"{net.schema.name} {net.schema.version}: {graph.number_of_nodes()} nodes, "
+        f"{graph.number_of_edges()} edges"
+    )
     ax.axis("off")
     buffer = io.BytesIO()
     # a fixed date keeps SVG output byte-identical between runs
-    fig.savefig(buffer, format=fmt, bbox_inches="tight", dpi=110,
-                metadata={"Date": None} if fmt == "svg" else {"Software": None})
+    fig.savefig(
+        buffer,
+        format=fmt,
+        bbox_inches="tight",
+        dpi=110,
+        metadata={"Date": None} if fmt == "svg" else {"Software": None},
+    )
     plt.close(fig)
     atomic_write_bytes(out, buffer.getvalue())

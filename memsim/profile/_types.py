@@ -96,7 +96,11 @@ class Profile:
             "id": self.id,
             "index": self.index,
             "seed": self.seed,
-            "schema": {"name": self.schema_name, "version": self.schema_version, "locale": self.locale},
+            "schema": {
+                "name": self.schema_name,
+                "version": self.schema_version,
+                "locale": self.locale,
+            },
             "timeline": {"start": self.timeline[0], "end": self.timeline[1]},
             "entities": [
                 {
@@ -109,8 +113,14 @@ class Profile:
                 for e in self.entities
             ],
             "changes": [
-                {"id": c.id, "fact": c.fact, "cause": c.cause, "time": c.time,
-                 "before": c.before, "after": c.after}
+                {
+                    "id": c.id,
+                    "fact": c.fact,
+                    "cause": c.cause,
+                    "time": c.time,
+                    "before": c.before,
+                    "after": c.after,
+                }
                 for c in self.changes
             ],
         }
@@ -121,7 +131,10 @@ class Profile:
             raise ValueError(f"unsupported profile format {data.get('format_version')!r}")
         entities = tuple(
             Entity(
-                id=e["id"], kind=e["kind"], index=e["index"], scenario=e["scenario"],
+                id=e["id"],
+                kind=e["kind"],
+                index=e["index"],
+                scenario=e["scenario"],
                 facts={f["attribute"]: _fact_from_json(f) for f in e["facts"]},
             )
             for e in data["entities"]
@@ -131,11 +144,15 @@ class Profile:
             for c in data.get("changes", [])
         )
         return cls(
-            id=data["id"], index=data["index"], seed=data["seed"],
-            schema_name=data["schema"]["name"], schema_version=data["schema"]["version"],
+            id=data["id"],
+            index=data["index"],
+            seed=data["seed"],
+            schema_name=data["schema"]["name"],
+            schema_version=data["schema"]["version"],
             locale=data["schema"]["locale"],
             timeline=(data["timeline"]["start"], data["timeline"]["end"]),
-            entities=entities, changes=changes,
+            entities=entities,
+            changes=changes,
         )
 
 
@@ -153,6 +170,7 @@ def _fact_json(f: Fact) -> dict[str, Any]:
 
 def _fact_from_json(f: dict[str, Any]) -> Fact:
     history = tuple(
-        ValueStep(s["value"], s["since"], s.get("cause"), s.get("event")) for s in f.get("history", [])
+        ValueStep(s["value"], s["since"], s.get("cause"), s.get("event"))
+        for s in f.get("history", [])
     )
     return Fact(f["id"], f["attribute"], f["type"], f["value"], f.get("unit"), history)

@@ -58,7 +58,9 @@ class ValuePool:
     def _counts(self) -> dict[tuple[str, str], Counter[object]]:
         return {key: Counter(values) for key, values in self.values.items()}
 
-    def sample_distinct(self, kind: str, attr: str, k: int, rng: np.random.Generator) -> list[object]:
+    def sample_distinct(
+        self, kind: str, attr: str, k: int, rng: np.random.Generator
+    ) -> list[object]:
         """Up to k distinct values, uniformly among the distinct values."""
         values = self.distinct(kind, attr)
         return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
@@ -72,8 +74,9 @@ class ValuePool:
         return share <= uniform or rng.random() < uniform / share
 
 
-def pick_distinct(candidates: Sequence[str], exclude: Sequence[str], k: int,
-                  rng: np.random.Generator) -> list[str] | None:
+def pick_distinct(
+    candidates: Sequence[str], exclude: Sequence[str], k: int, rng: np.random.Generator
+) -> list[str] | None:
     """k candidates, uniformly, distinct from each other and from ``exclude`` after
     normalisation; None when there are not enough."""
     taken = {normalise(x) for x in exclude}
@@ -88,8 +91,13 @@ def pick_distinct(candidates: Sequence[str], exclude: Sequence[str], k: int,
     return [pool[i] for i in rng.choice(len(pool), size=k, replace=False)]
 
 
-def numeric_options(answer: int, rng: np.random.Generator, low: int | None = None,
-                    high: int | None = None, spread: int = 5) -> list[int]:
+def numeric_options(
+    answer: int,
+    rng: np.random.Generator,
+    low: int | None = None,
+    high: int | None = None,
+    spread: int = 5,
+) -> list[int]:
     """The answer and three other integers within [low, high]. The answer's rank among
     the four is uniform over the ranks the bounds allow; the others are drawn without
     replacement from the ``spread * count`` integers on each side."""
@@ -114,4 +122,3 @@ def assign_letters(options: Sequence[str], rng: np.random.Generator) -> tuple[di
     choices = {LETTERS[i]: options[j] for i, j in enumerate(order)}
     letter = LETTERS[int(np.flatnonzero(order == 0)[0])]
     return choices, letter
-

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from string import Formatter
+from typing import Any
 
 import numpy as np
 
@@ -67,17 +68,21 @@ class QAContext:
     def display(self, entity: Entity, attr: str, value: object | None = None) -> str:
         """A value as an answer or option writes it (absolute dates, with the unit)."""
         fact = entity.facts[attr]
-        text = render_value(fact, fact.value if value is None else value, self.loc, None, relative=False)
+        text = render_value(
+            fact, fact.value if value is None else value, self.loc, None, relative=False
+        )
         unit = self.attribute(entity, attr).unit
         return f"{text} {unit}" if unit else text
 
-    def sort_key(self, entity: Entity, attr: str, value: object) -> object:
+    def sort_key(self, entity: Entity, attr: str, value: object) -> Any:
         a = self.attribute(entity, attr)
         if a.type == "categorical":
             return self.schema.values_of(a).index(str(value))
         return value
 
-    def value_options(self, entity: Entity, attr: str, rng: np.random.Generator) -> list[str] | None:
+    def value_options(
+        self, entity: Entity, attr: str, rng: np.random.Generator
+    ) -> list[str] | None:
         """The entity's value and three distractors of the same attribute."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
@@ -88,7 +93,9 @@ class QAContext:
         # a dozen uniform draws almost always hold 3 usable ones; else look at them all
         for k in (12, 10**9):
             sample = self.pool.sample_distinct(entity.kind, attr, k, rng)
-            picked = pick_distinct([self.display(entity, attr, v) for v in sample], [answer], 3, rng)
+            picked = pick_distinct(
+                [self.display(entity, attr, v) for v in sample], [answer], 3, rng
+            )
             if picked is not None:
                 return [answer, *picked]
         return None

@@ -26,8 +26,9 @@ class QAKind:
     """A kind that wraps another kind's questions (noisy wraps simple) names it here;
     ``draft`` then receives that kind's draft in place of the profile."""
 
-    def make(self, ctx: QAContext, profile: Profile, scenario: str,
-             rng: np.random.Generator) -> Draft | None:
+    def make(
+        self, ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+    ) -> Draft | None:
         if self.base is not None:
             inner = QA_KINDS.get(self.base).make(ctx, profile, scenario, rng)
             return None if inner is None else self.wrap(ctx, inner, rng)
@@ -39,7 +40,6 @@ class QAKind:
     def all_scenarios(self) -> tuple[str, ...]:
         return (*self.scenarios, "hybrid")
 
-
     def wrap(self, ctx: QAContext, inner: Draft, rng: np.random.Generator) -> Draft | None:
         return self.draft(ctx, inner, inner.scenario, rng)  # type: ignore[arg-type]
 
@@ -47,7 +47,9 @@ class QAKind:
 QA_KINDS: Registry[QAKind] = registry("qa_kind")
 
 
-def qa_kind(name: str, scenarios: tuple[str, ...], base: str | None = None) -> Callable[[DraftFn], DraftFn]:
+def qa_kind(
+    name: str, scenarios: tuple[str, ...], base: str | None = None
+) -> Callable[[DraftFn], DraftFn]:
     def register(fn: DraftFn) -> DraftFn:
         QA_KINDS.register(name)(QAKind(name, scenarios, fn, base))
         return fn
@@ -55,7 +57,9 @@ def qa_kind(name: str, scenarios: tuple[str, ...], base: str | None = None) -> C
     return register
 
 
-def hybrid(kind: QAKind, ctx: QAContext, profile: Profile, rng: np.random.Generator) -> Draft | None:
+def hybrid(
+    kind: QAKind, ctx: QAContext, profile: Profile, rng: np.random.Generator
+) -> Draft | None:
     """Two sub-questions of one kind about two different scenarios, asked together.
 
     Every distractor pairs a wrong first part with a wrong second part, so no option
@@ -87,5 +91,10 @@ def hybrid(kind: QAKind, ctx: QAContext, profile: Profile, rng: np.random.Genera
 
 
 def _part(d: Draft) -> dict[str, object]:
-    return {"scenario": d.scenario, "transform": d.transform, "params": d.params,
-            "fact_ids": [f.id for f in d.evidence], "answer": d.answer}
+    return {
+        "scenario": d.scenario,
+        "transform": d.transform,
+        "params": d.params,
+        "fact_ids": [f.id for f in d.evidence],
+        "answer": d.answer,
+    }

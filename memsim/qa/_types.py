@@ -57,8 +57,14 @@ class Message:
     facts: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"mid": self.mid, "message": self.text, "time": self.time, "place": self.place,
-                "role": self.role, "facts": list(self.facts)}
+        return {
+            "mid": self.mid,
+            "message": self.text,
+            "time": self.time,
+            "place": self.place,
+            "role": self.role,
+            "facts": list(self.facts),
+        }
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,14 +20,25 @@ from memsim.qa._context import QAContext
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
-OPS: dict[str, Callable[[object, object], bool]] = {
-    "eq": operator.eq, "gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le,
-    "before": operator.lt, "after": operator.gt,
+OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "lt": operator.lt,
+    "le": operator.le,
+    "before": operator.lt,
+    "after": operator.gt,
 }
 
 
-def count(ctx: QAContext, group: list[Entity], attr: str, op: str, threshold: object,
-          keys: list[object] | None = None) -> int:
+def count(
+    ctx: QAContext,
+    group: list[Entity],
+    attr: str,
+    op: str,
+    threshold: object,
+    keys: list[object] | None = None,
+) -> int:
     """How many of the group satisfy ``attr op threshold`` (``keys``: the group's
     precomputed sort keys for ``attr``)."""
     if keys is None:
@@ -40,9 +52,11 @@ def predicates(ctx: QAContext, group: list[Entity], attr: str) -> list[tuple[str
     a = ctx.attribute(group[0], attr)
     if a.type == "categorical" and not a.ordered:
         return [("eq", v) for v in ctx.pool.distinct(group[0].kind, attr)]
-    values = sorted({e.facts[attr].value for e in group}, key=lambda v: ctx.sort_key(group[0], attr, v))
+    values = sorted(
+        {e.facts[attr].value for e in group}, key=lambda v: ctx.sort_key(group[0], attr, v)
+    )
     if a.type == "integer":
-        points = sorted({int(v) + d for v in values for d in (-1, 0, 1)})  # type: ignore[call-overload]
+        points = sorted({int(v) + d for v in values for d in (-1, 0, 1)})
         return [(op, p) for p in points for op in ("gt", "ge", "lt", "le")]
     if a.type in ("month_day", "date"):
         return [(op, v) for v in values for op in ("before", "after")]
@@ -52,30 +66,49 @@ def predicates(ctx: QAContext, group: list[Entity], attr: str) -> list[tuple[str
 
 
 @qa_kind("aggregative", ("roles", "events"))
-def aggregative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+def aggregative(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
     group = ctx.group(profile, scenario)
     if len(group) < 2:
         return None
     target = int(rng.integers(len(group) + 1))
-    shared = [a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)]
+    shared = [
+        a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)
+    ]
     shared = [a for a in shared if ctx.attribute(group[0], a).type != "text"]
     found = []
     for attr in shared:
         keys = [ctx.sort_key(e, attr, e.facts[attr].value) for e in group]
-        found += [(attr, op, t) for op, t in predicates(ctx, group, attr)
-                  if count(ctx, group, attr, op, t, keys) == target]
+        found += [
+            (attr, op, t)
+            for op, t in predicates(ctx, group, attr)
+            if count(ctx, group, attr, op, t, keys) == target
+        ]
     if not found:
         return None
     attr, op, threshold = found[int(rng.integers(len(found)))]
     shown = ctx.display(group[0], attr, threshold)
     predicate = ctx.loc.questions.aggregative_predicates[op].format(value=shown)
     question = ctx.choose(ctx.loc.questions.aggregative, rng).format(
-        group=ctx.group_label(group, plural=True), label=ctx.label(group[0], attr), predicate=predicate)
+        group=ctx.group_label(group, plural=True),
+        label=ctx.label(group[0], attr),
+        predicate=predicate,
+    )
     options = [str(n) for n in numeric_options(target, rng, 0, len(group))]
     return Draft(
-        kind="aggregative", scenario=scenario, question=question, answer=options[0],
-        options=tuple(options), evidence=tuple(ctx.ref(e, attr) for e in group),
+        kind="aggregative",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
+        options=tuple(options),
+        evidence=tuple(ctx.ref(e, attr) for e in group),
         transform="count",
-        params={"entities": [e.id for e in group], "attribute": attr, "op": op, "threshold": threshold},
+        params={
+            "entities": [e.id for e in group],
+            "attribute": attr,
+            "op": op,
+            "threshold": threshold,
+        },
         answer_value=target,
     )

@@ -25,11 +25,13 @@ def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
     """'first' if a's value is higher (later), 'second' if b's is, else 'same'."""
     x = ctx.sort_key(a, attr, a.facts[attr].value)
     y = ctx.sort_key(b, attr, b.facts[attr].value)
-    return "first" if x > y else "second" if y > x else "same"  # type: ignore[operator]
+    return "first" if x > y else "second" if y > x else "same"
 
 
 @qa_kind("comparative", ("roles", "events"))
-def comparative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+def comparative(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
     group = ctx.group(profile, scenario)
     if len(group) < 2:
         return None
@@ -38,7 +40,8 @@ def comparative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.
         (a, b, attr)
         for a, b in itertools.permutations(group, 2)
         for attr in ctx.askable(a)
-        if attr in b.facts and ctx.ordered(a, attr)
+        if attr in b.facts
+        and ctx.ordered(a, attr)
         and (wanted == "unknown" or compare(ctx, a, b, attr) == wanted)
     ]
     if not candidates:
@@ -49,17 +52,29 @@ def comparative(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.
     more = words["later"] if kind in ("month_day", "date", "datetime") else words["higher"]
     who_a, who_b = ctx.who(a), ctx.who(b)
     question = ctx.choose(ctx.loc.questions.comparative, rng).format(
-        a=who_a, b=who_b, label=ctx.label(a, attr), more=more)
-    text = {"first": ctx.cap(who_a), "second": ctx.cap(who_b), "same": words["same"],
-            "unknown": words["unknown"]}
+        a=who_a, b=who_b, label=ctx.label(a, attr), more=more
+    )
+    text = {
+        "first": ctx.cap(who_a),
+        "second": ctx.cap(who_b),
+        "same": words["same"],
+        "unknown": words["unknown"],
+    }
     options = [text[wanted], *(text[o] for o in OUTCOMES if o != wanted)]
     withheld = (ctx.ref(b, attr),) if wanted == "unknown" else ()
     evidence = (ctx.ref(a, attr),) if wanted == "unknown" else (ctx.ref(a, attr), ctx.ref(b, attr))
     return Draft(
-        kind="comparative", scenario=scenario, question=question, answer=options[0],
-        options=tuple(options), evidence=evidence,
-        negatives=tuple(ctx.ref(e, attr) for e in others(group, a) if e.id != b.id and attr in e.facts),
-        withheld=withheld, transform="compare",
+        kind="comparative",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
+        options=tuple(options),
+        evidence=evidence,
+        negatives=tuple(
+            ctx.ref(e, attr) for e in others(group, a) if e.id != b.id and attr in e.facts
+        ),
+        withheld=withheld,
+        transform="compare",
         params={"first": a.id, "second": b.id, "attribute": attr, "outcome": wanted},
         answer_value=wanted,
     )

@@ -19,7 +19,9 @@ from memsim.qa._types import Draft
 
 
 @qa_kind("conditional", SCENARIOS)
-def conditional(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+def conditional(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
     group = ctx.group(profile, scenario)
     if not group:
         return None
@@ -38,14 +40,25 @@ def conditional(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.
     if options is None:
         return None
     question = ctx.choose(ctx.loc.questions.conditional, rng).format(
-        label=ctx.label(entity, target), group=ctx.group_label(group, plural=False),
-        cond_label=ctx.label(entity, cond), cond_value=value)
+        label=ctx.label(entity, target),
+        group=ctx.group_label(group, plural=False),
+        cond_label=ctx.label(entity, cond),
+        cond_value=value,
+    )
     return Draft(
-        kind="conditional", scenario=scenario, question=question, answer=options[0],
+        kind="conditional",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
         options=tuple(options),
         evidence=(ctx.ref(entity, cond), ctx.ref(entity, target)),
         negatives=tuple(ctx.ref(e, a) for e in rivals for a in (cond, target) if a in e.facts),
         transform="identity",
-        params={"entity": entity.id, "attribute": target, "condition": cond, "condition_value": value},
+        params={
+            "entity": entity.id,
+            "attribute": target,
+            "condition": cond,
+            "condition_value": value,
+        },
         answer_value=entity.facts[target].value,
     )

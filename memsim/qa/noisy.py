@@ -19,8 +19,17 @@ NOISE_MESSAGES = (2, 5)
 """Noise messages per noisy trajectory: uniform in [2, 5]."""
 
 
-@qa_kind("noisy", SCENARIOS, base="simple")
+@qa_kind("noisy", SCENARIOS, base="simple")  # type: ignore[arg-type]  # wraps a Draft
 def noisy(ctx: QAContext, base: Draft, scenario: str, rng: np.random.Generator) -> Draft | None:
     preface = ctx.choose(ctx.loc.questions.noisy_preface, rng)
-    return Draft(**{**base.__dict__, "kind": "noisy", "question": preface.format(question=base.question),
-                    "params": {**base.params, "noise": int(rng.integers(NOISE_MESSAGES[0], NOISE_MESSAGES[1] + 1))}})
+    return Draft(
+        **{
+            **base.__dict__,
+            "kind": "noisy",
+            "question": preface.format(question=base.question),
+            "params": {
+                **base.params,
+                "noise": int(rng.integers(NOISE_MESSAGES[0], NOISE_MESSAGES[1] + 1)),
+            },
+        }
+    )

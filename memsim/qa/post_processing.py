@@ -45,14 +45,32 @@ def season_of(month_day: str, seasons: dict[str, list[int]]) -> str:
     return next(name for name, months in seasons.items() if month in months)
 
 
-def _draft(ctx: QAContext, name: str, question: str, answer: str, options: list[str],
-           evidence: tuple[FactRef, ...], params: dict[str, object], value: object) -> Draft:
-    return Draft(kind="post_processing", scenario="", question=question, answer=answer,
-                 options=tuple(options), evidence=evidence, transform=name, params=params,
-                 answer_value=value)
+def _draft(
+    ctx: QAContext,
+    name: str,
+    question: str,
+    answer: str,
+    options: list[str],
+    evidence: tuple[FactRef, ...],
+    params: dict[str, object],
+    value: object,
+) -> Draft:
+    return Draft(
+        kind="post_processing",
+        scenario="",
+        question=question,
+        answer=answer,
+        options=tuple(options),
+        evidence=evidence,
+        transform=name,
+        params=params,
+        answer_value=value,
+    )
 
 
-def _with(group: list[Entity], attr: str, kind_type: Callable[[Entity], bool] | None = None) -> list[Entity]:
+def _with(
+    group: list[Entity], attr: str, kind_type: Callable[[Entity], bool] | None = None
+) -> list[Entity]:
     return [e for e in group if attr in e.facts and (kind_type is None or kind_type(e))]
 
 
@@ -62,7 +80,11 @@ def _typed(ctx: QAContext, group: list[Entity], types: tuple[str, ...]) -> list[
 
 @transform("digit_sum", "roles")
 def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    pairs = [(e, a) for e, a in _typed(ctx, group, ("text",)) if sum(c.isdigit() for c in str(e.facts[a].value)) >= 6]
+    pairs = [
+        (e, a)
+        for e, a in _typed(ctx, group, ("text",))
+        if sum(c.isdigit() for c in str(e.facts[a].value)) >= 6
+    ]
     if not pairs:
         return None
     entity, attr = pairs[int(rng.integers(len(pairs)))]
@@ -70,9 +92,18 @@ def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) ->
     answer = digit_sum(str(entity.facts[attr].value), k)
     options = [str(n) for n in numeric_options(answer, rng, 0, 9 * k)]
     question = ctx.choose(ctx.loc.questions.post_processing["digit_sum"], rng).format(
-        k=k, label=ctx.label(entity, attr), who=ctx.who(entity))
-    return _draft(ctx, "digit_sum", question, options[0], options, (ctx.ref(entity, attr),),
-                  {"entity": entity.id, "attribute": attr, "k": k}, answer)
+        k=k, label=ctx.label(entity, attr), who=ctx.who(entity)
+    )
+    return _draft(
+        ctx,
+        "digit_sum",
+        question,
+        options[0],
+        options,
+        (ctx.ref(entity, attr),),
+        {"entity": entity.id, "attribute": attr, "k": k},
+        answer,
+    )
 
 
 @transform("age_difference", "roles")
@@ -84,10 +115,18 @@ def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generato
     answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
     options = [str(n) for n in numeric_options(answer, rng, 0, None)]
     question = ctx.choose(ctx.loc.questions.post_processing["age_difference"], rng).format(
-        a=ctx.who(a), b=ctx.who(b))
-    return _draft(ctx, "age_difference", question, options[0], options,
-                  (ctx.ref(a, "age"), ctx.ref(b, "age")),
-                  {"entities": [a.id, b.id], "attribute": "age"}, answer)
+        a=ctx.who(a), b=ctx.who(b)
+    )
+    return _draft(
+        ctx,
+        "age_difference",
+        question,
+        options[0],
+        options,
+        (ctx.ref(a, "age"), ctx.ref(b, "age")),
+        {"entities": [a.id, b.id], "attribute": "age"},
+        answer,
+    )
 
 
 @transform("season", "roles")
@@ -100,9 +139,18 @@ def _season(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Dr
     rest = [s for s in ctx.loc.seasons if s != answer]
     options = [answer, *(rest[i] for i in rng.permutation(len(rest))[:3])]
     question = ctx.choose(ctx.loc.questions.post_processing["season"], rng).format(
-        label=ctx.label(entity, attr), who=ctx.who(entity))
-    return _draft(ctx, "season", question, answer, options, (ctx.ref(entity, attr),),
-                  {"entity": entity.id, "attribute": attr}, answer)
+        label=ctx.label(entity, attr), who=ctx.who(entity)
+    )
+    return _draft(
+        ctx,
+        "season",
+        question,
+        answer,
+        options,
+        (ctx.ref(entity, attr),),
+        {"entity": entity.id, "attribute": attr},
+        answer,
+    )
 
 
 @transform("email_domain", "roles")
@@ -118,9 +166,18 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     if picked is None:
         return None
     question = ctx.choose(ctx.loc.questions.post_processing["email_domain"], rng).format(
-        label=ctx.label(entity, attr), who=ctx.who(entity))
-    return _draft(ctx, "email_domain", question, answer, [answer, *picked], (ctx.ref(entity, attr),),
-                  {"entity": entity.id, "attribute": attr}, answer)
+        label=ctx.label(entity, attr), who=ctx.who(entity)
+    )
+    return _draft(
+        ctx,
+        "email_domain",
+        question,
+        answer,
+        [answer, *picked],
+        (ctx.ref(entity, attr),),
+        {"entity": entity.id, "attribute": attr},
+        answer,
+    )
 
 
 def _datetimes(ctx: QAContext, group: list[Entity]) -> list[tuple[Entity, str]]:
@@ -140,10 +197,18 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     answer = abs((_day(a, attr_a) - _day(b, attr_b)).days)
     options = [str(n) for n in numeric_options(answer, rng, 0, None)]
     question = ctx.choose(ctx.loc.questions.post_processing["days_between"], rng).format(
-        a=ctx.who(a), b=ctx.who(b))
-    return _draft(ctx, "days_between", question, options[0], options,
-                  (ctx.ref(a, attr_a), ctx.ref(b, attr_b)),
-                  {"entities": [a.id, b.id], "attributes": [attr_a, attr_b]}, answer)
+        a=ctx.who(a), b=ctx.who(b)
+    )
+    return _draft(
+        ctx,
+        "days_between",
+        question,
+        options[0],
+        options,
+        (ctx.ref(a, attr_a), ctx.ref(b, attr_b)),
+        {"entities": [a.id, b.id], "attributes": [attr_a, attr_b]},
+        answer,
+    )
 
 
 @transform("weekday", "events")
@@ -156,13 +221,25 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     answer = weekdays[_day(entity, attr).weekday()]
     rest = [w for w in weekdays if w != answer]
     options = [answer, *(rest[i] for i in rng.choice(len(rest), size=3, replace=False))]
-    question = ctx.choose(ctx.loc.questions.post_processing["weekday"], rng).format(who=ctx.who(entity))
-    return _draft(ctx, "weekday", question, answer, options, (ctx.ref(entity, attr),),
-                  {"entity": entity.id, "attribute": attr}, answer)
+    question = ctx.choose(ctx.loc.questions.post_processing["weekday"], rng).format(
+        who=ctx.who(entity)
+    )
+    return _draft(
+        ctx,
+        "weekday",
+        question,
+        answer,
+        options,
+        (ctx.ref(entity, attr),),
+        {"entity": entity.id, "attribute": attr},
+        answer,
+    )
 
 
 @qa_kind("post_processing", ("roles", "events"))
-def post_processing(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+def post_processing(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
     names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
     name = names[int(rng.integers(len(names)))]
     draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)

@@ -17,7 +17,9 @@ from memsim.qa._types import Draft
 
 
 @qa_kind("simple", SCENARIOS)
-def simple(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator) -> Draft | None:
+def simple(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
     group = ctx.group(profile, scenario)
     if not group:
         return None
@@ -30,12 +32,17 @@ def simple(ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Gener
     if options is None:
         return None
     question = ctx.choose(ctx.loc.questions.simple, rng).format(
-        label=ctx.label(entity, attr), who=ctx.who(entity))
+        label=ctx.label(entity, attr), who=ctx.who(entity)
+    )
     return Draft(
-        kind="simple", scenario=scenario, question=question, answer=options[0],
+        kind="simple",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
         options=tuple(options),
         evidence=(ctx.ref(entity, attr),),
         negatives=tuple(ctx.ref(e, attr) for e in others(group, entity) if attr in e.facts),
-        transform="identity", params={"entity": entity.id, "attribute": attr},
+        transform="identity",
+        params={"entity": entity.id, "attribute": attr},
         answer_value=entity.facts[attr].value,
     )

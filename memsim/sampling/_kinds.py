@@ -19,10 +19,10 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import ndtri
 
-from memsim._registry import registry
+from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node, inverse_cdf
 from memsim.sampling._random import Uniforms
-from memsim.sampling._values import MONTH_DAY_YEAR, date_to_days, to_text
+from memsim.sampling._values import date_to_days, to_text
 from memsim.schema import (
     DateUniform,
     Digits,
@@ -59,7 +59,7 @@ class Batch:
 
 
 Sampler = Callable[[Node, Batch], Column]
-SAMPLERS = registry("sampler")
+SAMPLERS: Registry[Sampler] = registry("sampler")
 
 
 def _choose(weights: dict[str, float], u: NDArray[np.float64]) -> list[str]:
@@ -87,14 +87,24 @@ def sample_discrete(node: Node, batch: Batch) -> Column:
     return inverse_cdf(probs, batch.u(node))
 
 
-def _case_params(node: Node, batch: Batch, given: str | None, cases: dict[str, Any] | None,
-                 names: tuple[str, str], flat: tuple[Any, Any]) -> tuple[Column, Column]:
+def _case_params(
+    node: Node,
+    batch: Batch,
+    given: str | None,
+    cases: dict[str, Any] | None,
+    names: tuple[str, str],
+    flat: tuple[Any, Any],
+) -> tuple[Column, Column]:
     if given is None or not cases:
-        return np.full(batch.n, flat[0], dtype=np.float64), np.full(batch.n, flat[1], dtype=np.float64)
+        return np.full(batch.n, flat[0], dtype=np.float64), np.full(
+            batch.n, flat[1], dtype=np.float64
+        )
     parent, codes = batch.parent(node, given)
     table = np.array(
-        [[getattr(cases[v], names[0]), getattr(cases[v], names[1])] if v in cases else list(flat)
-         for v in parent.values],
+        [
+            [getattr(cases[v], names[0]), getattr(cases[v], names[1])] if v in cases else list(flat)
+            for v in parent.values
+        ],
         dtype=np.float64,
     )
     return table[codes, 0], table[codes, 1]
@@ -115,7 +125,9 @@ def _clip(node: Node, values: Column) -> Column:
 def sample_gaussian(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Gaussian)
-    mean, std = _case_params(node, batch, dist.given, dist.cases, ("mean", "std"), (dist.mean, dist.std))
+    mean, std = _case_params(
+        node, batch, dist.given, dist.cases, ("mean", "std"), (dist.mean, dist.std)
+    )
     x = _offset(node, batch, dist.offset_from) + mean + std * ndtri(batch.u(node))
     return _clip(node, np.rint(x))
 
@@ -124,7 +136,9 @@ def sample_gaussian(node: Node, batch: Batch) -> Column:
 def sample_uniform_int(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, UniformInt)
-    low, high = _case_params(node, batch, dist.given, dist.cases, ("low", "high"), (dist.low, dist.high))
+    low, high = _case_params(
+        node, batch, dist.given, dist.cases, ("low", "high"), (dist.low, dist.high)
+    )
     x = low + np.floor(batch.u(node) * (high - low + 1))
     return _clip(node, _offset(node, batch, dist.offset_from) + x)
 
@@ -142,7 +156,9 @@ def sample_date(node: Node, batch: Batch) -> Column:
     if dist.hours is None:
         return days
     slots = (dist.hours[1] - dist.hours[0]) * 60 // dist.minute_step + 1
-    minute = dist.hours[0] * 60 + np.floor(batch.u(node, 1) * slots).astype(np.int64) * dist.minute_step
+    minute = (
+        dist.hours[0] * 60 + np.floor(batch.u(node, 1) * slots).astype(np.int64) * dist.minute_step
+    )
     return days * 1440 + minute
 
 
@@ -154,8 +170,11 @@ def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float
     fake = Faker({"en": "en_US", "zh": "zh_CN"}.get(locale, locale))
     provider = next(p for p in fake.providers if hasattr(p, "first_names_male"))
     out = {}
-    for key, attr in (("male", "first_names_male"), ("female", "first_names_female"),
-                      ("last", "last_names")):
+    for key, attr in (
+        ("male", "first_names_male"),
+        ("female", "first_names_female"),
+        ("last", "last_names"),
+    ):
         names = getattr(provider, attr)
         if isinstance(names, dict):
             keys, weights = tuple(names), np.asarray(list(names.values()), dtype=np.float64)
@@ -191,8 +210,10 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         mask = female == flag
         firsts[mask] = _pick(lists[key], u_first[mask])
     lasts = _pick(lists["last"], batch.u(node, 1))
-    return np.array([dist.format.format(first=f, last=last) for f, last in zip(firsts, lasts, strict=True)],
-                    dtype=object)
+    return np.array(
+        [dist.format.format(first=f, last=last) for f, last in zip(firsts, lasts, strict=True)],
+        dtype=object,
+    )
 
 
 @SAMPLERS.register("phone")
@@ -201,7 +222,9 @@ def sample_phone(node: Node, batch: Batch) -> Column:
     assert isinstance(dist, Phone)
     prefixes = _choose(dist.prefixes, batch.u(node, 0))
     rest = _digit_strings(batch, node, dist.length - min(map(len, dist.prefixes)), 1)
-    return np.array([p + r[: dist.length - len(p)] for p, r in zip(prefixes, rest, strict=True)], dtype=object)
+    return np.array(
+        [p + r[: dist.length - len(p)] for p, r in zip(prefixes, rest, strict=True)], dtype=object
+    )
 
 
 @SAMPLERS.register("digits")
@@ -241,7 +264,12 @@ def sample_email(node: Node, batch: Batch) -> Column:
             local = f"user{number}"
         else:
             first, last = words[0], words[-1]
-            local = [f"{first}.{last}", f"{first[0]}{last}", f"{first}{last}", f"{first}_{last}{number[:2]}"][style]
+            local = [
+                f"{first}.{last}",
+                f"{first[0]}{last}",
+                f"{first}{last}",
+                f"{first}_{last}{number[:2]}",
+            ][style]
         domain = "".join([w for w in ascii_words(org) if w not in _STOPWORDS][:2]) or "mail"
         out.append(f"{local}@{domain}.{tld}")
     return np.array(out, dtype=object)

@@ -51,8 +51,9 @@ class Uniforms:
         return int(self.keys.shape[0])
 
     def draw(self, stream: str, index: int = 0) -> NDArray[np.float64]:
-        counter = _mix(np.array([(stable_hash(stream) + index * int(_GAMMA)) % 2**64],
-                                dtype=np.uint64))
+        counter = _mix(
+            np.array([(stable_hash(stream) + index * int(_GAMMA)) % 2**64], dtype=np.uint64)
+        )
         with np.errstate(over="ignore"):
             x = _mix(self.keys[:, 0] ^ counter)
             x = _mix(x ^ self.keys[:, 1])

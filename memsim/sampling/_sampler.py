@@ -75,16 +75,26 @@ class ProfileSampler:
         after = inverse_cdf(probs, batch.uniforms.draw(stream, 2))
         changed = (batch.uniforms.draw(stream, 0) < change.p) & possible
         timeline = self.net.schema.timeline
-        first = date_to_days(timeline.start) + 1  # never on the first day: the initial value holds then
+        first = (
+            date_to_days(timeline.start) + 1
+        )  # never on the first day: the initial value holds then
         span = max((timeline.end - timeline.start).days, 1)
         days = first + np.floor(batch.uniforms.draw(stream, 1) * span).astype(np.int64)
-        minutes = days * 1440 + 8 * 60 + (np.floor(batch.uniforms.draw(stream, 3) * 28) * 30).astype(np.int64)
+        minutes = (
+            days * 1440
+            + 8 * 60
+            + (np.floor(batch.uniforms.draw(stream, 3) * 28) * 30).astype(np.int64)
+        )
         return ChangeColumns(changed, minutes, after)
 
-    def profiles(self, seed: int, start: int, stop: int, batch_size: int = 2000) -> Iterator[Profile]:
+    def profiles(
+        self, seed: int, start: int, stop: int, batch_size: int = 2000
+    ) -> Iterator[Profile]:
         """Profiles start..stop-1, drawn batch by batch so memory stays flat."""
         for lo in range(start, stop, batch_size):
-            yield from build_profiles(self.net, self.sample_batch(seed, lo, min(stop, lo + batch_size)))
+            yield from build_profiles(
+                self.net, self.sample_batch(seed, lo, min(stop, lo + batch_size))
+            )
 
 
 def sample_profiles(net: BRNet, seed: int, n: int, start: int = 0) -> list[Profile]:
@@ -126,8 +136,15 @@ def _build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
         for nid, ch in batch.changes.items()
     }
     slots = [
-        (kind, i, slot_id(schema, kind, i), [(name, attr, f"{slot_id(schema, kind, i)}.{name}")
-                                             for name, attr in schema.attributes_of(kind).items()])
+        (
+            kind,
+            i,
+            slot_id(schema, kind, i),
+            [
+                (name, attr, f"{slot_id(schema, kind, i)}.{name}")
+                for name, attr in schema.attributes_of(kind).items()
+            ],
+        )
         for kind, entity in schema.entities.items()
         for i in range(entity.count)
     ]
@@ -142,16 +159,25 @@ def _build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
             for name, attr, fid in attrs:
                 value = values[fid][row]
                 history: tuple[ValueStep, ...] = ()
-                if fid in change_rows and change_rows[fid][0][row]:
+                if attr.changes is not None and change_rows[fid][0][row]:
                     when, after = change_rows[fid][1][row], change_rows[fid][2][row]
-                    event_id = f"change:{fid}"
-                    history = (ValueStep(value, None), ValueStep(after, when, attr.changes.cause, event_id))  # type: ignore[union-attr]
-                    changes.append(ChangeEvent(event_id, fid, attr.changes.cause, when, value, after))  # type: ignore[union-attr]
+                    event_id, cause = f"change:{fid}", attr.changes.cause
+                    history = (ValueStep(value, None), ValueStep(after, when, cause, event_id))
+                    changes.append(ChangeEvent(event_id, fid, cause, when, value, after))
                 facts[name] = Fact(fid, name, attr.type, value, attr.unit, history)
             entities.append(Entity(sid, kind, index, schema.entities[kind].scenario, facts))
         out.append(
-            Profile(pid, batch.start + row, batch.seed, schema.name, schema.version, schema.locale,
-                    timeline, tuple(entities), tuple(sorted(changes, key=lambda c: (c.time, c.id))))
+            Profile(
+                pid,
+                batch.start + row,
+                batch.seed,
+                schema.name,
+                schema.version,
+                schema.locale,
+                timeline,
+                tuple(entities),
+                tuple(sorted(changes, key=lambda c: (c.time, c.id))),
+            )
         )
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memsim.schema import _distributions as d
@@ -110,7 +110,10 @@ class _AttributeChecker:
         attr, dist = self.attr, self.attr.dist
         if dist.kind not in _KINDS_FOR_TYPE[attr.type]:
             allowed = ", ".join(_KINDS_FOR_TYPE[attr.type])
-            self.add((*self.dist_path, "kind"), f"a {attr.type} attribute takes {allowed}, not {dist.kind}")
+            self.add(
+                (*self.dist_path, "kind"),
+                f"a {attr.type} attribute takes {allowed}, not {dist.kind}",
+            )
             return self.problems
         self._check_domain()
         refs = self._resolve_refs(dist.references())
@@ -137,7 +140,9 @@ class _AttributeChecker:
             dupes = sorted({v for v in values if values.count(v) > 1})
             if dupes:
                 self.add((*self.path, "values"), f"repeated values {dupes}")
-        elif attr.type == "integer" and (attr.min is None or attr.max is None or attr.min > attr.max):
+        elif attr.type == "integer" and (
+            attr.min is None or attr.max is None or attr.min > attr.max
+        ):
             self.add(self.path, "an integer attribute needs min <= max")
         elif attr.type in ("date", "datetime") and (
             attr.start is None or attr.end is None or attr.start > attr.end
@@ -186,8 +191,9 @@ class _AttributeChecker:
             self.add(p.path, p.message)
         return vector
 
-    def _check_table(self, refs: dict[str, NodeKey], dist: d.Table | None = None,
-                     path: Path | None = None) -> None:
+    def _check_table(
+        self, refs: dict[str, NodeKey], dist: d.Table | None = None, path: Path | None = None
+    ) -> None:
         dist = dist or self.attr.dist  # type: ignore[assignment]
         assert isinstance(dist, d.Table)
         path = path or self.dist_path
@@ -202,8 +208,11 @@ class _AttributeChecker:
             combo = tuple(part.strip() for part in key.split("|"))
             row_path = (*path, "rows", key)
             if len(combo) != len(parent_values):
-                self.add(row_path, f"row '{key}' has {len(combo)} parent value(s), "
-                         f"the table has {len(parent_values)} parent(s) {dist.parents}")
+                self.add(
+                    row_path,
+                    f"row '{key}' has {len(combo)} parent value(s), "
+                    f"the table has {len(parent_values)} parent(s) {dist.parents}",
+                )
                 continue
             bad = [v for v, allowed in zip(combo, parent_values, strict=True) if v not in allowed]
             if bad:
@@ -226,21 +235,31 @@ class _AttributeChecker:
         own = set(self.schema.values_of(self.attr))
         total = sum(dist.sources.values())
         if total > 1 + TOLERANCE or any(p < 0 for p in dist.sources.values()):
-            self.add((*self.dist_path, "sources"), f"copy probabilities sum to {total:.6g}, above 1")
+            self.add(
+                (*self.dist_path, "sources"), f"copy probabilities sum to {total:.6g}, above 1"
+            )
         for ref in dist.sources:
             values = self._categorical_values(ref, refs[ref], (*self.dist_path, "sources", ref))
             outside = sorted(set(values or []) - own)
             if outside:
-                self.add((*self.dist_path, "sources", ref),
-                         f"'{ref}' can take {outside[:5]}, which are not values of this attribute")
+                self.add(
+                    (*self.dist_path, "sources", ref),
+                    f"'{ref}' can take {outside[:5]}, which are not values of this attribute",
+                )
         other_path = (*self.dist_path, "otherwise")
         if isinstance(dist.otherwise, d.Table):
             self._check_table(refs, dist.otherwise, other_path)
         else:
             self._probs(dist.otherwise.probs, (*other_path, "probs"), "otherwise prior")
 
-    def _check_numeric(self, refs: dict[str, NodeKey], params: dict[str, object] | None,
-                       flat_ok: bool, given: str | None, offset_from: str | None) -> None:
+    def _check_numeric(
+        self,
+        refs: dict[str, NodeKey],
+        params: Mapping[str, object] | None,
+        flat_ok: bool,
+        given: str | None,
+        offset_from: str | None,
+    ) -> None:
         if given is None and not flat_ok:
             self.add(self.dist_path, "needs its parameters, or given + cases")
         if given is not None:
@@ -250,11 +269,15 @@ class _AttributeChecker:
                 missing = [v for v in values if v not in cases]
                 unknown = [k for k in cases if k not in values]
                 if missing and not flat_ok:
-                    self.add((*self.dist_path, "cases"), f"no case for value(s) {missing} of '{given}'")
+                    self.add(
+                        (*self.dist_path, "cases"), f"no case for value(s) {missing} of '{given}'"
+                    )
                 if unknown:
                     self.add((*self.dist_path, "cases"), f"cases for unknown value(s) {unknown}")
         if offset_from is not None and self._ref_attr(refs[offset_from]).type != "integer":
-            self.add((*self.dist_path, "offset_from"), f"'{offset_from}' must be an integer attribute")
+            self.add(
+                (*self.dist_path, "offset_from"), f"'{offset_from}' must be an integer attribute"
+            )
 
     def _check_gaussian(self, refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist
@@ -274,7 +297,9 @@ class _AttributeChecker:
         dist = self.attr.dist
         assert isinstance(dist, d.DateUniform)
         if (dist.hours is None) != (self.attr.type != "datetime"):
-            self.add(self.dist_path, "hours: [first, last] is given exactly for datetime attributes")
+            self.add(
+                self.dist_path, "hours: [first, last] is given exactly for datetime attributes"
+            )
         if dist.hours is not None and not 0 <= dist.hours[0] <= dist.hours[1] <= 23:
             self.add((*self.dist_path, "hours"), "hours must satisfy 0 <= first <= last <= 23")
 
@@ -282,10 +307,14 @@ class _AttributeChecker:
         dist = self.attr.dist
         assert isinstance(dist, d.PersonName)
         if dist.gender is not None:
-            values = self._categorical_values(dist.gender, refs[dist.gender], (*self.dist_path, "gender"))
+            values = self._categorical_values(
+                dist.gender, refs[dist.gender], (*self.dist_path, "gender")
+            )
             missing = [v for v in values or [] if v not in dist.gender_values]
             if missing:
-                self.add((*self.dist_path, "gender_values"), f"no male/female mapping for {missing}")
+                self.add(
+                    (*self.dist_path, "gender_values"), f"no male/female mapping for {missing}"
+                )
 
     def _check_phone(self, _refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist
@@ -309,18 +338,26 @@ class _AttributeChecker:
         assert isinstance(dist, d.Template)
         tokens = {ref.split(".")[-1] for ref in dist.uses}
         if dist.given is not None:
-            values = self._categorical_values(dist.given, refs[dist.given], (*self.dist_path, "given"))
+            values = self._categorical_values(
+                dist.given, refs[dist.given], (*self.dist_path, "given")
+            )
             unknown = [k for k in dist.cases if values is not None and k not in values]
             if unknown:
                 self.add((*self.dist_path, "cases"), f"cases for unknown value(s) {unknown}")
             uncovered = [v for v in values or [] if v not in dist.cases]
             if uncovered and not dist.default:
-                self.add((*self.dist_path, "default"), f"no templates for {uncovered[:5]} and no default")
+                self.add(
+                    (*self.dist_path, "default"), f"no templates for {uncovered[:5]} and no default"
+                )
         elif not dist.default:
             self.add((*self.dist_path, "default"), "needs default templates")
         for key, texts in [*dist.cases.items(), ("default", dist.default)]:
             for i, text in enumerate(texts):
-                where = (*self.dist_path, "cases", key, i) if key != "default" else (*self.dist_path, "default", i)
+                where = (
+                    (*self.dist_path, "cases", key, i)
+                    if key != "default"
+                    else (*self.dist_path, "default", i)
+                )
                 for p in _check_tokens(text, tokens, where):
                     if "unknown token" in p.message:
                         self.add(p.path, p.message + " (list the attribute under uses)")
@@ -337,7 +374,8 @@ class _AttributeChecker:
             self.add((*self.path, "distinct"), "distinct needs a categorical or table distribution")
             return
         rows: list[tuple[str, d.Probs]] = (
-            [("prior", dist.probs)] if isinstance(dist, d.Categorical)
+            [("prior", dist.probs)]
+            if isinstance(dist, d.Categorical)
             else [(f"row '{k}'", v) for k, v in dist.rows.items()]
             + ([("default row", dist.default)] if dist.default is not None else [])
         )
@@ -346,8 +384,11 @@ class _AttributeChecker:
             vector, _ = check_probs(probs, values, self.path, what)
             possible = sum(1 for p in vector or [] if p > 0)
             if vector is not None and possible < count:
-                self.add((*self.path, "distinct"),
-                         f"cannot draw {count} distinct values: {what} gives {possible} possible value(s)")
+                self.add(
+                    (*self.path, "distinct"),
+                    f"cannot draw {count} distinct values: "
+                    f"{what} gives {possible} possible value(s)",
+                )
 
     def _check_changes(self) -> None:
         if self.attr.changes is None:

@@ -148,4 +148,3 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         return []
     chain = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
     return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
-

@@ -101,7 +101,9 @@ class Schema(_Frozen):
         return self._resolved[kind][1]
 
     @cached_property
-    def _resolved(self) -> dict[str, tuple[dict[str, Attribute], dict[str, tuple[Attribute, tuple[str, ...]]]]]:
+    def _resolved(
+        self,
+    ) -> dict[str, tuple[dict[str, Attribute], dict[str, tuple[Attribute, tuple[str, ...]]]]]:
         out = {}
         for kind, entity in self.entities.items():
             sources: dict[str, tuple[Attribute, tuple[str, ...]]] = {}

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from memsim.schema._models import Schema
 
-_REF = re.compile(r"^(?:(?P<kind>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?\.)?(?P<attr>[A-Za-z_][A-Za-z0-9_]*)$")
+_REF = re.compile(
+    r"^(?:(?P<kind>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?\.)?(?P<attr>[A-Za-z_][A-Za-z0-9_]*)$"
+)
 
 
 class ReferenceError_(ValueError):

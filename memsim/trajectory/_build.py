@@ -41,8 +41,9 @@ class _Unit:
     text: str | None = None
 
 
-def build_trajectory(ctx: QAContext, profile: Profile, draft: Draft,
-                     rng: np.random.Generator) -> tuple[list[Message], dt.datetime]:
+def build_trajectory(
+    ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator
+) -> tuple[list[Message], dt.datetime]:
     """The messages of one trajectory and the time the question is asked."""
     units = _units(ctx, profile, draft, rng)
     order = rng.permutation(len(units))
@@ -51,10 +52,16 @@ def build_trajectory(ctx: QAContext, profile: Profile, draft: Draft,
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
         text = unit.text if unit.text is not None else ctx.verbalizer.message(unit.facts, when, rng)
-        messages.append(Message(
-            mid=mid, text=text, time=_iso(when), place=_place(ctx, profile, when),
-            role=unit.role, facts=tuple(f.id for _, f in unit.facts),
-        ))
+        messages.append(
+            Message(
+                mid=mid,
+                text=text,
+                time=_iso(when),
+                place=_place(ctx, profile, when),
+                role=unit.role,
+                facts=tuple(f.id for _, f in unit.facts),
+            )
+        )
     return messages, times[-1]
 
 
@@ -86,7 +93,10 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         units.append(_Unit("filler", ((entity, fact),)))
     units = _pair_some(units, rng)
     lines = ctx.loc.chit_chat
-    units += [_Unit("chit_chat", text=lines[i]) for i in rng.choice(len(lines), size=chit_chat, replace=False)]
+    units += [
+        _Unit("chit_chat", text=lines[i])
+        for i in rng.choice(len(lines), size=chit_chat, replace=False)
+    ]
     units += _noise(ctx, profile, draft, rng)
     return units
 
@@ -131,18 +141,23 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     return out
 
 
-def _clock(ctx: QAContext, profile: Profile, draft: Draft, n: int,
-           rng: np.random.Generator) -> list[dt.datetime]:
+def _clock(
+    ctx: QAContext, profile: Profile, draft: Draft, n: int, rng: np.random.Generator
+) -> list[dt.datetime]:
     """n strictly increasing times in waking hours; the last is the question's."""
     timeline = ctx.schema.timeline
     last_start = max(timeline.start, timeline.end - dt.timedelta(days=21))
-    start_day = timeline.start + dt.timedelta(days=int(rng.integers((last_start - timeline.start).days + 1)))
+    start_day = timeline.start + dt.timedelta(
+        days=int(rng.integers((last_start - timeline.start).days + 1))
+    )
     dated = [profile.fact(f.id) for f in draft.evidence if profile.fact(f.id).type == "datetime"]
     if dated and rng.random() < 0.6:
         # start a few days before a dated event, so that it is often said relatively
         event_day = dt.datetime.fromisoformat(str(dated[0].value)).date()
         start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(2, 10))))
-    now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(minutes=int(rng.integers(0, 180)))
+    now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
+        minutes=int(rng.integers(0, 180))
+    )
     times = [now]
     for _ in range(n - 1):
         minutes = int(np.exp(rng.uniform(np.log(15), np.log(20 * 60))))
@@ -155,7 +170,9 @@ def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:
     if WAKING[0] <= when.hour < WAKING[1]:
         return when
     day = when.date() if when.hour < WAKING[0] else when.date() + dt.timedelta(days=1)
-    return dt.datetime.combine(day, dt.time(WAKING[0])) + dt.timedelta(minutes=int(rng.integers(0, 120)))
+    return dt.datetime.combine(day, dt.time(WAKING[0])) + dt.timedelta(
+        minutes=int(rng.integers(0, 120))
+    )
 
 
 def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:

@@ -27,8 +27,13 @@ def parse_when(text: str) -> dt.datetime:
 def render_message_time(when: dt.datetime, loc: LocaleData) -> str:
     cal = loc.calendar
     return cal.message_time.format(
-        year=when.year, month=when.month, day=when.day, hour=when.hour, minute=when.minute,
-        weekday=cal.weekdays[when.weekday()], weekday_short=cal.weekdays_short[when.weekday()],
+        year=when.year,
+        month=when.month,
+        day=when.day,
+        hour=when.hour,
+        minute=when.minute,
+        weekday=cal.weekdays[when.weekday()],
+        weekday_short=cal.weekdays_short[when.weekday()],
         month_name=cal.months[when.month - 1],
     )
 
@@ -42,13 +47,16 @@ def render_clock(when: dt.datetime | dt.time, loc: LocaleData) -> str:
 
 def render_date(day: dt.date, loc: LocaleData) -> str:
     cal = loc.calendar
-    return cal.date.format(year=day.year, month=day.month, day=day.day,
-                           month_name=cal.months[day.month - 1])
+    return cal.date.format(
+        year=day.year, month=day.month, day=day.day, month_name=cal.months[day.month - 1]
+    )
 
 
 def render_month_day(text: str, loc: LocaleData) -> str:
     month, day = (int(x) for x in text.split("-"))
-    return loc.calendar.month_day.format(month=month, day=day, month_name=loc.calendar.months[month - 1])
+    return loc.calendar.month_day.format(
+        month=month, day=day, month_name=loc.calendar.months[month - 1]
+    )
 
 
 def relative_form(event: dt.datetime, said_at: dt.datetime) -> str | None:
@@ -65,8 +73,9 @@ def relative_form(event: dt.datetime, said_at: dt.datetime) -> str | None:
     return {0: "this", 1: "next"}.get(week)
 
 
-def render_datetime(event: dt.datetime, said_at: dt.datetime | None, loc: LocaleData,
-                    relative: bool = True) -> str:
+def render_datetime(
+    event: dt.datetime, said_at: dt.datetime | None, loc: LocaleData, relative: bool = True
+) -> str:
     cal = loc.calendar
     clock = render_clock(event, loc)
     form = relative_form(event, said_at) if (relative and said_at is not None) else None
@@ -100,8 +109,13 @@ def _template_regex(template: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def render_value(fact: Fact, value: Any, loc: LocaleData, said_at: dt.datetime | None = None,
-                 relative: bool = True) -> str:
+def render_value(
+    fact: Fact,
+    value: Any,
+    loc: LocaleData,
+    said_at: dt.datetime | None = None,
+    relative: bool = True,
+) -> str:
     """A fact's value as a message or an answer writes it."""
     if fact.type == "month_day":
         return render_month_day(str(value), loc)
@@ -112,10 +126,15 @@ def render_value(fact: Fact, value: Any, loc: LocaleData, said_at: dt.datetime |
     return str(value)
 
 
-def refer(entity: Entity, refer_template: str, loc: LocaleData, when: dt.datetime | None = None) -> str:
+def refer(
+    entity: Entity, refer_template: str, loc: LocaleData, when: dt.datetime | None = None
+) -> str:
     """How the user names an entity ("I", "my mother", "the Denver Product Launch")."""
-    values = {name: render_value(entity.facts[name], value_at(entity.facts[name], when), loc)
-              for name in template_fields(refer_template) if name in entity.facts}
+    values = {
+        name: render_value(entity.facts[name], value_at(entity.facts[name], when), loc)
+        for name in template_fields(refer_template)
+        if name in entity.facts
+    }
     return refer_template.format(**values)
 
 

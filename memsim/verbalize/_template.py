@@ -8,13 +8,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memsim._registry import registry
+from memsim._registry import Registry, registry
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
 from memsim.verbalize._locale import LocaleData
-from memsim.verbalize._render import capitalize_first, refer, render_value, template_fields, value_at
+from memsim.verbalize._render import (
+    capitalize_first,
+    refer,
+    render_value,
+    template_fields,
+    value_at,
+)
 
-VERBALIZERS = registry("verbalizer")
+VERBALIZERS: Registry[type] = registry("verbalizer")
 
 
 @VERBALIZERS.register("template")
@@ -33,7 +39,9 @@ class TemplateVerbalizer:
         template = self.schema.entities[entity.kind].refer.get(self.loc.code, entity.id)
         return refer(entity, template, self.loc, when)
 
-    def sentence(self, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator) -> str:
+    def sentence(
+        self, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator
+    ) -> str:
         attr = self.schema.attributes_of(entity.kind)[fact.attribute]
         phrasings = attr.phrasings.get(self.loc.code)
         if not phrasings:
@@ -42,8 +50,13 @@ class TemplateVerbalizer:
         value = render_value(fact, value_at(fact, when), self.loc, when)
         who = self.who(entity, when)
         forms = self.loc.self_forms if entity.kind == "user" else self.loc.other_forms
-        tokens = {name: render_value(entity.facts[name], value_at(entity.facts[name], when), self.loc, when)
-                  for name in template_fields(template) if name in entity.facts}
+        tokens = {
+            name: render_value(
+                entity.facts[name], value_at(entity.facts[name], when), self.loc, when
+            )
+            for name in template_fields(template)
+            if name in entity.facts
+        }
         tokens |= {
             "value": value,
             "who": who,
@@ -56,8 +69,9 @@ class TemplateVerbalizer:
         }
         return capitalize_first(template.format(**tokens).replace("  ", " "))
 
-    def message(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime,
-                rng: np.random.Generator) -> str:
+    def message(
+        self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime, rng: np.random.Generator
+    ) -> str:
         """One message stating one or two facts."""
         sentences = [self.sentence(e, f, when, rng) for e, f in facts]
         if len(sentences) == 1:
