@@ -41,11 +41,20 @@ def render_network(net: BRNet, out: str | Path, slots: bool = False) -> None:
 
     graph = net.graph.copy() if slots else attribute_graph(net)
     kinds = {n: (net[n].key.kind if slots else n.split(".")[0]) for n in graph}
+    kind_names = list(dict.fromkeys(kinds.values()))
     for layer, nodes in enumerate(nx.topological_generations(graph)):
         for n in nodes:
             graph.nodes[n]["layer"] = layer
-    pos = nx.multipartite_layout(graph, subset_key="layer", align="vertical")
-    kind_names = list(dict.fromkeys(kinds.values()))
+    # one column per layer; within a column, each kind's nodes stay together
+    rank = {k: i for i, k in enumerate(kind_names)}
+    columns: dict[int, list[str]] = {}
+    for n in sorted(graph, key=lambda n: (rank[kinds[n]], n)):
+        columns.setdefault(graph.nodes[n]["layer"], []).append(n)
+    pos = {
+        n: (float(x), (len(col) - 1) / 2 - i)
+        for x, col in columns.items()
+        for i, n in enumerate(col)
+    }
     cmap = plt.get_cmap("tab10")
     colors = [cmap(kind_names.index(kinds[n]) % 10) for n in graph]
     layers = 1 + max((graph.nodes[n]["layer"] for n in graph), default=0)
@@ -65,14 +74,14 @@ def render_network(net: BRNet, out: str | Path, slots: bool = False) -> None:
     )
     for i, kind in enumerate(kind_names):
         ax.scatter([], [], color=cmap(i % 10), label=kind)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
     ax.set_title(
         f"{net.schema.name} {net.schema.version}: {graph.number_of_nodes()} nodes, "
         f"{graph.number_of_edges()} edges"
     )
     ax.axis("off")
     buffer = io.BytesIO()
-    # a fixed date keeps SVG output byte-identical between runs
+    # no date in the metadata keeps the picture byte-identical between runs
     fig.savefig(
         buffer,
         format=fmt,
