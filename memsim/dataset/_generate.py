@@ -102,7 +102,7 @@ def make_record(
     messages, asked_at = build_trajectory(ctx, profile, draft, rng)
     choices, letter = assign_letters(draft.options, rng)
     evidence_ids = {f.id for f in draft.evidence}
-    target = [m.mid for m in messages if evidence_ids & set(m.facts)]
+    target = [m.mid for m in messages if m.role == "evidence" and evidence_ids & set(m.facts)]
     when = asked_at.isoformat(timespec="minutes")
     return {
         "format_version": RECORD_FORMAT,

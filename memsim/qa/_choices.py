@@ -97,16 +97,20 @@ def numeric_options(
     low: int | None = None,
     high: int | None = None,
     spread: int = 5,
-) -> list[int]:
-    """The answer and three other integers within [low, high]. The answer's rank among
-    the four is uniform over the ranks the bounds allow; the others are drawn without
-    replacement from the ``spread * count`` integers on each side."""
+) -> list[int] | None:
+    """The answer and three other integers within [low, high], or None.
+
+    The answer's rank among the four is drawn uniformly from 0..3 *before* the bounds
+    are looked at; when the bounds leave no room for that rank, None is returned and
+    the caller draws another question. So the rank stays uniform over the questions
+    that are kept (drawing only among the feasible ranks would favour the extremes
+    near a bound). The other options are drawn without replacement from the
+    ``spread * count`` integers on each side."""
     room_below = answer - low if low is not None else 10**9
     room_above = high - answer if high is not None else 10**9
-    ranks = [r for r in range(4) if r <= room_below and 3 - r <= room_above]
-    if not ranks:
-        raise ValueError(f"no room for 3 other integers around {answer} in [{low}, {high}]")
-    rank = int(rng.choice(ranks))
+    rank = int(rng.integers(4))
+    if rank > room_below or 3 - rank > room_above:
+        return None
     options = [answer]
     for sign, count, room in ((-1, rank, room_below), (1, 3 - rank, room_above)):
         if count:

@@ -74,6 +74,17 @@ class QAContext:
         unit = self.attribute(entity, attr).unit
         return f"{text} {unit}" if unit else text
 
+    def comparable(self, entities: Sequence[Entity], attr: str) -> bool:
+        """Whether the entities' values of ``attr`` can be compared with each other:
+        the same type and, for categoricals, the same values in the same order (the
+        event kinds' ``type`` attributes, for instance, have different values)."""
+        attrs = [self.attribute(e, attr) for e in entities if attr in e.facts]
+        if len(attrs) != len(entities) or len({a.type for a in attrs}) != 1:
+            return False
+        if attrs[0].type == "categorical":
+            return len({tuple(self.schema.values_of(a)) for a in attrs}) == 1
+        return True
+
     def sort_key(self, entity: Entity, attr: str, value: object) -> Any:
         a = self.attribute(entity, attr)
         if a.type == "categorical":
@@ -88,7 +99,7 @@ class QAContext:
         fact = entity.facts[attr]
         if a.type == "integer":
             numbers = numeric_options(int(fact.value), rng, a.min, a.max)
-            return [self.display(entity, attr, v) for v in numbers]
+            return None if numbers is None else [self.display(entity, attr, v) for v in numbers]
         answer = self.display(entity, attr)
         # a dozen uniform draws almost always hold 3 usable ones; else look at them all
         for k in (12, 10**9):

@@ -73,10 +73,15 @@ def aggregative(
     if len(group) < 2:
         return None
     target = int(rng.integers(len(group) + 1))
+    numbers = numeric_options(target, rng, 0, len(group))
+    if numbers is None:  # the drawn rank does not fit this count: draw again
+        return None
     shared = [
         a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)
     ]
-    shared = [a for a in shared if ctx.attribute(group[0], a).type != "text"]
+    shared = [
+        a for a in shared if ctx.attribute(group[0], a).type != "text" and ctx.comparable(group, a)
+    ]
     found = []
     for attr in shared:
         keys = [ctx.sort_key(e, attr, e.facts[attr].value) for e in group]
@@ -95,7 +100,7 @@ def aggregative(
         label=ctx.label(group[0], attr),
         predicate=predicate,
     )
-    options = [str(n) for n in numeric_options(target, rng, 0, len(group))]
+    options = [str(n) for n in numbers]
     return Draft(
         kind="aggregative",
         scenario=scenario,

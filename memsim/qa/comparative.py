@@ -42,6 +42,7 @@ def comparative(
         for attr in ctx.askable(a)
         if attr in b.facts
         and ctx.ordered(a, attr)
+        and ctx.comparable((a, b), attr)
         and (wanted == "unknown" or compare(ctx, a, b, attr) == wanted)
     ]
     if not candidates:

@@ -90,7 +90,10 @@ def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) ->
     entity, attr = pairs[int(rng.integers(len(pairs)))]
     k = int(rng.integers(2, 5))
     answer = digit_sum(str(entity.facts[attr].value), k)
-    options = [str(n) for n in numeric_options(answer, rng, 0, 9 * k)]
+    numbers = numeric_options(answer, rng, 0, 9 * k)
+    if numbers is None:
+        return None
+    options = [str(n) for n in numbers]
     question = ctx.choose(ctx.loc.questions.post_processing["digit_sum"], rng).format(
         k=k, label=ctx.label(entity, attr), who=ctx.who(entity)
     )
@@ -113,7 +116,10 @@ def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generato
         return None
     a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
     answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
-    options = [str(n) for n in numeric_options(answer, rng, 0, None)]
+    numbers = numeric_options(answer, rng, 0, None)
+    if numbers is None:
+        return None
+    options = [str(n) for n in numbers]
     question = ctx.choose(ctx.loc.questions.post_processing["age_difference"], rng).format(
         a=ctx.who(a), b=ctx.who(b)
     )
@@ -195,7 +201,10 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         return None
     (a, attr_a), (b, attr_b) = (dated[i] for i in rng.choice(len(dated), size=2, replace=False))
     answer = abs((_day(a, attr_a) - _day(b, attr_b)).days)
-    options = [str(n) for n in numeric_options(answer, rng, 0, None)]
+    numbers = numeric_options(answer, rng, 0, None)
+    if numbers is None:
+        return None
+    options = [str(n) for n in numbers]
     question = ctx.choose(ctx.loc.questions.post_processing["days_between"], rng).format(
         a=ctx.who(a), b=ctx.who(b)
     )

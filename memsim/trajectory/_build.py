@@ -10,9 +10,11 @@ Guarantees:
 - each message is verbalised at its own time, so relative times ("next Friday") are
   resolved against the message that says them and time-varying facts say the value
   that holds then;
-- a message's place is where the user is at that time (at work on weekday office
-  hours, at an event of theirs while it runs, else at home), in the city the user
-  works in at that time.
+- a message's place is where the user is at that time (at an event of theirs in its
+  first two hours, at work in weekday office hours, else at home), in the city the user
+  works in at that time (or the event's city);
+- noise messages (noisy questions) carry fact ids qualified by the profile they come
+  from (``p000123:relative[0].age``), so they are never taken for this profile's facts.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ class _Unit:
     role: str
     facts: tuple[tuple[Entity, Fact], ...] = ()
     text: str | None = None
+    source: str | None = None
+    """For noise: the other profile the facts come from (their ids are qualified by it,
+    so they never collide with this profile's fact ids)."""
+
+    def fact_ids(self) -> tuple[str, ...]:
+        prefix = f"{self.source}:" if self.source else ""
+        return tuple(prefix + f.id for _, f in self.facts)
 
 
 def build_trajectory(
@@ -59,7 +68,7 @@ def build_trajectory(
                 time=_iso(when),
                 place=_place(ctx, profile, when),
                 role=unit.role,
-                facts=tuple(f.id for _, f in unit.facts),
+                facts=unit.fact_ids(),
             )
         )
     return messages, times[-1]
@@ -137,7 +146,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         if ctx.who(entity).casefold() in taken:
             continue
         facts = list(entity.facts.values())
-        out.append(_Unit("noise", ((entity, facts[int(rng.integers(len(facts)))]),)))
+        out.append(
+            _Unit("noise", ((entity, facts[int(rng.integers(len(facts)))]),), source=other.id)
+        )
     return out
 
 
