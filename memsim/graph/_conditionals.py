@@ -64,8 +64,11 @@ class DiscreteConditionals:
             out = np.repeat(table, n, axis=0)
         dist = node.attribute.dist
         if isinstance(dist, Copy):
-            out = out * (1.0 - sum(dist.sources.values()))
-            for ref, p in dist.sources.items():
+            # sources may sum to 1 within the tolerance: scale them to 1 at most
+            total = sum(dist.sources.values())
+            scale = 1.0 / total if total > 1.0 else 1.0
+            out = out * max(0.0, 1.0 - total)
+            for ref, p in ((r, p * scale) for r, p in dist.sources.items()):
                 source = self.net.ref(node, ref)
                 mapping = np.array([node.values.index(v) for v in source.values])
                 out[np.arange(n), mapping[codes[source.id]]] += p

@@ -7,6 +7,7 @@ stops at the first one, so a user sees all that is wrong with a file at once.
 from __future__ import annotations
 
 import itertools
+import math
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,12 +60,14 @@ def check_schema(schema: Schema) -> list[Problem]:
     return problems
 
 
-def _check_tokens(text: str, own: set[str], path: Path) -> list[Problem]:
+def _check_tokens(
+    text: str, own: set[str], path: Path, builtin: frozenset[str] = TEMPLATE_TOKENS
+) -> list[Problem]:
     try:
         tokens = [field for _, field, _, _ in string.Formatter().parse(text) if field is not None]
     except ValueError as exc:
         return [Problem(path, f"malformed template {text!r}: {exc}")]
-    bad = [t for t in tokens if t not in TEMPLATE_TOKENS and t not in own]
+    bad = [t for t in tokens if t not in builtin and t not in own]
     return [Problem(path, f"unknown token {{{t}}} in {text!r}") for t in bad]
 
 
@@ -84,8 +87,8 @@ def check_probs(
         if unknown:
             return None, [Problem(path, f"{what} names unknown value(s) {unknown}")]
         vector = [float(probs.get(v, 0.0)) for v in values]
-    if any(p < 0 for p in vector):
-        return None, [Problem(path, f"{what} has a negative probability")]
+    if not all(math.isfinite(p) and p >= 0 for p in vector):
+        return None, [Problem(path, f"{what} has a negative or non-finite probability")]
     total = sum(vector)
     if abs(total - 1.0) > TOLERANCE:
         return None, [Problem(path, f"{what}: probabilities sum to {total:.6g}, not 1")]
@@ -358,7 +361,7 @@ class _AttributeChecker:
                     if key != "default"
                     else (*self.dist_path, "default", i)
                 )
-                for p in _check_tokens(text, tokens, where):
+                for p in _check_tokens(text, tokens, where, builtin=frozenset()):
                     if "unknown token" in p.message:
                         self.add(p.path, p.message + " (list the attribute under uses)")
                     else:
@@ -393,7 +396,10 @@ class _AttributeChecker:
     def _check_changes(self) -> None:
         if self.attr.changes is None:
             return
-        if self.attr.type != "categorical" or self.attr.distinct:
+        timeline = self.schema.timeline
+        if timeline.end <= timeline.start:
+            self.add((*self.path, "changes"), "a change needs a timeline of at least two days")
+        elif self.attr.type != "categorical" or self.attr.distinct:
             self.add((*self.path, "changes"), "only non-distinct categorical attributes may change")
         elif len(self.schema.values_of(self.attr)) < 2:
             self.add((*self.path, "changes"), "an attribute with one value cannot change")

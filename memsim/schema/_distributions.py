@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Probs = dict[str, float] | list[float] | None
 """Probabilities over an attribute's values: a mapping value -> p (values left out
@@ -19,7 +19,7 @@ have probability 0), a list aligned with the values, or omitted for uniform."""
 
 
 class _Dist(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     def references(self) -> list[str]:
         return []
@@ -64,7 +64,7 @@ class Copy(_Dist):
 
 
 class Normal(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     mean: float
     std: float = Field(ge=0)
 
@@ -91,6 +91,12 @@ class Bounds(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     low: int
     high: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Bounds:
+        if self.low > self.high:
+            raise ValueError(f"low {self.low} exceeds high {self.high}")
+        return self
 
 
 class UniformInt(_Dist):
@@ -169,7 +175,7 @@ class Template(_Dist):
 
     kind: Literal["template"]
     given: str | None = None
-    cases: dict[str, list[str]] = Field(default_factory=dict)
+    cases: dict[str, Annotated[list[str], Field(min_length=1)]] = Field(default_factory=dict)
     default: list[str] = Field(default_factory=list)
     uses: list[str] = Field(default_factory=list)
     """References whose values fill the templates' tokens (token = last name part)."""

@@ -22,7 +22,7 @@ Scenario = Literal["user", "roles", "events", "items", "places"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Change(_Frozen):
@@ -81,6 +81,10 @@ class Timeline(_Frozen):
 
 class Schema(_Frozen):
     """A whole schema file."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, allow_inf_nan=False, ignored_types=(cached_property,)
+    )
 
     format_version: Literal[1]
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
