@@ -40,32 +40,52 @@ def one(schema_path: Path, scale: float, seed: int, workers: int, tmp: Path) -> 
     n = len(plan(options))
     start = time.perf_counter()
     profiles = ProfileSampler(BRNet(schema)).profiles(seed, 0, n)
-    write_profiles(profiles, tmp / "profiles", {"schema": {"name": schema.name}, "seed": seed, "start": 0})
+    write_profiles(
+        profiles, tmp / "profiles", {"schema": {"name": schema.name}, "seed": seed, "start": 0}
+    )
     sampled = time.perf_counter()
-    counts = generate_dataset(schema, schema_path, tmp / "profiles", tmp / "dataset", options, workers=workers)
+    counts = generate_dataset(
+        schema, schema_path, tmp / "profiles", tmp / "dataset", options, workers=workers
+    )
     done = time.perf_counter()
-    peak_kib = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                   resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    peak_kib = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    )
     size = sum(f.stat().st_size for f in (tmp / "dataset").iterdir())
     return {
-        "scale": scale, "questions": counts["trajectories"], "messages": counts["messages"],
-        "profiles_s": sampled - start, "generate_s": done - sampled,
+        "scale": scale,
+        "questions": counts["trajectories"],
+        "messages": counts["messages"],
+        "profiles_s": sampled - start,
+        "generate_s": done - sampled,
         "questions_per_s": counts["trajectories"] / (done - sampled),
-        "peak_rss_mib": peak_kib / 1024, "dataset_mib": size / 2**20,
+        "peak_rss_mib": peak_kib / 1024,
+        "dataset_mib": size / 2**20,
     }
 
 
 def machine() -> str:
-    mem = next((line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines()
-                if line.startswith("MemTotal")), "?")
+    mem = next(
+        (
+            line.split()[1]
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        ),
+        "?",
+    )
     import numpy
 
-    return (f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
-            f"Python {platform.python_version()}; numpy {numpy.__version__}")
+    return (
+        f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
+        f"Python {platform.python_version()}; numpy {numpy.__version__}"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--schema", type=Path, default=DEFAULT_SCHEMA)
     parser.add_argument("--scales", default="1,10")
     parser.add_argument("--seed", type=int, default=0)
@@ -83,22 +103,38 @@ def main() -> None:
         return
 
     print(f"machine: {machine()}")
-    print(f"schema: {args.schema.relative_to(ROOT) if args.schema.is_relative_to(ROOT) else args.schema}; "
-          f"workers: {args.workers}; one profile per trajectory\n")
-    header = (f"{'scale':>6} {'questions':>10} {'messages':>10} {'profiles s':>11} "
-              f"{'generate s':>11} {'questions/s':>12} {'peak RSS MiB':>13} {'output MiB':>11}")
+    schema = args.schema.relative_to(ROOT) if args.schema.is_relative_to(ROOT) else args.schema
+    print(f"schema: {schema}; workers: {args.workers}; one profile per trajectory\n")
+    header = (
+        f"{'scale':>6} {'questions':>10} {'messages':>10} {'profiles s':>11} "
+        f"{'generate s':>11} {'questions/s':>12} {'peak RSS MiB':>13} {'output MiB':>11}"
+    )
     print(header)
     print("-" * len(header))
     for scale in (float(s) for s in args.scales.split(",")):
-        cmd = [sys.executable, __file__, "--one", str(scale), "--schema", str(args.schema),
-               "--seed", str(args.seed), "--workers", str(args.workers)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--one",
+            str(scale),
+            "--schema",
+            str(args.schema),
+            "--seed",
+            str(args.seed),
+            "--workers",
+            str(args.workers),
+        ]
         if args.tmpdir:
             cmd += ["--tmpdir", str(args.tmpdir)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
-        print(f"{r['scale']:>5g}x {r['questions']:>10,} {r['messages']:>10,} {r['profiles_s']:>11.1f} "
-              f"{r['generate_s']:>11.1f} {r['questions_per_s']:>12,.0f} {r['peak_rss_mib']:>13,.0f} "
-              f"{r['dataset_mib']:>11,.1f}", flush=True)
+        print(
+            f"{r['scale']:>5g}x {r['questions']:>10,} {r['messages']:>10,} "
+            f"{r['profiles_s']:>11.1f} {r['generate_s']:>11.1f} "
+            f"{r['questions_per_s']:>12,.0f} {r['peak_rss_mib']:>13,.0f} "
+            f"{r['dataset_mib']:>11,.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@ TINY = ROOT / "tests" / "data" / "tiny.yaml"
 
 
 def memsim(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memsim", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "memsim", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def test_validate_ok() -> None:
@@ -29,8 +34,11 @@ def test_validate_ok() -> None:
 
 def test_validate_bad_schema_exits_2_with_places(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text(TINY.read_text().replace("probs: [0.4, 0.4, 0.2]", "probs: [0.4, 0.4, 0.3]")
-                   .replace("unit: cm", "unit: cm\n      colour: red"))
+    bad.write_text(
+        TINY.read_text()
+        .replace("probs: [0.4, 0.4, 0.2]", "probs: [0.4, 0.4, 0.3]")
+        .replace("unit: cm", "unit: cm\n      colour: red")
+    )
     result = memsim("schema", "validate", str(bad))
     assert result.returncode == 2
     assert f"{bad}:" in result.stderr and "unknown key 'colour'" in result.stderr
@@ -85,13 +93,17 @@ def test_graph_export_and_render(tmp_path: Path) -> None:
 def test_graph_info_lists_parents() -> None:
     result = memsim("graph", "info", "--schema", str(TINY))
     assert result.returncode == 0
-    assert any(line.startswith("relative[1].relation") and "relative[0].relation" in line
-               for line in result.stdout.splitlines())
+    assert any(
+        line.startswith("relative[1].relation") and "relative[0].relation" in line
+        for line in result.stdout.splitlines()
+    )
 
 
 def test_profiles_writes_manifest_and_files(tmp_path: Path) -> None:
     out = tmp_path / "profiles"
-    result = memsim("profiles", "--schema", str(TINY), "--n", "12", "--seed", "4", "--out", str(out))
+    result = memsim(
+        "profiles", "--schema", str(TINY), "--n", "12", "--seed", "4", "--out", str(out)
+    )
     assert result.returncode == 0, result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["kind"] == "profiles" and manifest["count"] == 12 and manifest["seed"] == 4
@@ -102,7 +114,9 @@ def test_profiles_writes_manifest_and_files(tmp_path: Path) -> None:
 
 def test_profiles_with_bad_schema_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text(TINY.read_text().replace("count: 2\n    scenario: roles", "count: -1\n    scenario: roles"))
+    bad.write_text(
+        TINY.read_text().replace("count: 2\n    scenario: roles", "count: -1\n    scenario: roles")
+    )
     out = tmp_path / "out"
     result = memsim("profiles", "--schema", str(bad), "--n", "3", "--out", str(out))
     assert result.returncode == 2 and "greater than or equal to 0" in result.stderr

@@ -12,30 +12,50 @@ import pytest
 from memsim.dataset._card import CSV_COLUMNS, data_card, write_data_card
 from memsim.dataset._memdaily import TYPES, MemDailyItem, drop_flagged, read_memdaily
 
-bpe_openai = pytest.importorskip("bpe_openai",
-                                 reason="token counts need pip install 'memsim[tokens]'")
+bpe_openai = pytest.importorskip(
+    "bpe_openai", reason="token counts need pip install 'memsim[tokens]'"
+)
 
 REAL = Path(__file__).parents[2].parent / "shared" / "memdaily"
 
 
 def _item(type_: str, tid: int, texts: list[str]) -> MemDailyItem:
     return MemDailyItem(
-        type=type_, scenario="roles", tid=tid,
-        messages=tuple({"mid": j, "message": t, "time": "2024-04-01 Mon 08:00", "place": "home"}
-                       for j, t in enumerate(texts)),
-        qa={"qid": 0, "question": "q?", "answer": "a", "target_step_id": [0],
-            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"}, "ground_truth": "A",
-            "time": "2024-04-02 Tue 08:00"},
+        type=type_,
+        scenario="roles",
+        tid=tid,
+        messages=tuple(
+            {"mid": j, "message": t, "time": "2024-04-01 Mon 08:00", "place": "home"}
+            for j, t in enumerate(texts)
+        ),
+        qa={
+            "qid": 0,
+            "question": "q?",
+            "answer": "a",
+            "target_step_id": [0],
+            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
+            "ground_truth": "A",
+            "time": "2024-04-02 Tue 08:00",
+        },
         source="hand-built",
     )
 
 
 ITEMS = [  # noisy first: the card still lists types in MemDaily's order
     _item("noisy", 0, ["Ugh, what a day. Anyway: how old is my mother?", "ok"]),
-    _item("simple", 0, ["My mother is 61 years old.", "我的上司名叫赵雅琳。",
-                        "The weather is nice 🌧️."]),
-    _item("simple", 1, ["My boss's email is zhao.yalin0205@szfinancecenter.com.",
-                        "I wrote <|endoftext|> in a note, oddly."]),
+    _item(
+        "simple",
+        0,
+        ["My mother is 61 years old.", "我的上司名叫赵雅琳。", "The weather is nice 🌧️."],
+    ),
+    _item(
+        "simple",
+        1,
+        [
+            "My boss's email is zhao.yalin0205@szfinancecenter.com.",
+            "I wrote <|endoftext|> in a note, oddly.",
+        ],
+    ),
     _item("aggregative", 0, ["", "One.", "Two words.", "Three little words."]),
 ]
 
@@ -91,8 +111,13 @@ def test_markdown_and_csv(tmp_path):
         assert r["tokenizer"] == "o200k_base"
 
     before = (md.read_bytes(), csv_path.read_bytes())
-    write_data_card(data_card(list(reversed(ITEMS))), md, csv_path, title="Tiny",
-                    extra_lines=["- seed: 0", "- profiles: 4"])
+    write_data_card(
+        data_card(list(reversed(ITEMS))),
+        md,
+        csv_path,
+        title="Tiny",
+        extra_lines=["- seed: 0", "- profiles: 4"],
+    )
     assert (md.read_bytes(), csv_path.read_bytes()) == before  # order of the items does not matter
 
 
@@ -115,8 +140,9 @@ def test_other_tokenizer_is_named():
 
 def test_real_memdaily_card():
     if not (REAL / "01_simple_roles.json").is_file():
-        pytest.skip(f"the MemDaily reference data is not at {REAL} "
-                    "(it is only on the project's machines)")
+        pytest.skip(
+            f"the MemDaily reference data is not at {REAL} (it is only on the project's machines)"
+        )
     card = data_card(drop_flagged(read_memdaily(REAL)))
     assert [row.type for row in card.rows] == list(TYPES)
     assert [row.questions for row in card.rows] == [500, 500, 492, 462, 500, 500]

@@ -30,8 +30,9 @@ RELEASE_MESSAGES = dict(zip(TYPES, (4215, 4195, 3144, 5536, 4438, 4475), strict=
 @pytest.fixture(scope="module")
 def real_items() -> list[MemDailyItem]:
     if not (REAL / "01_simple_roles.json").is_file():
-        pytest.skip(f"the MemDaily reference data is not at {REAL} "
-                    "(it is only on the project's machines)")
+        pytest.skip(
+            f"the MemDaily reference data is not at {REAL} (it is only on the project's machines)"
+        )
     return read_memdaily(REAL)
 
 
@@ -68,8 +69,15 @@ def test_real_items_have_memdaily_fields(real_items):
     assert (item.type, item.scenario, item.tid) == ("simple", "roles", 0)
     assert item.source == str(REAL / "01_simple_roles.json")
     assert list(item.messages[0]) == ["mid", "message", "time", "place"]
-    assert list(item.qa) == ["qid", "question", "answer", "target_step_id", "choices",
-                             "ground_truth", "time"]
+    assert list(item.qa) == [
+        "qid",
+        "question",
+        "answer",
+        "target_step_id",
+        "choices",
+        "ground_truth",
+        "time",
+    ]
     assert item.messages[0]["time"] == "2024年04月01日 周一 08:39"
     assert item.qa["ground_truth"] in item.qa["choices"]
 
@@ -99,20 +107,40 @@ def test_release_filter_through_our_writer_reads_back_as_merged(real_items, tmp_
 
 def _record(tid: int, type_: str, scenario: str, texts: list[str], day: int) -> dict:
     messages = [
-        {"mid": j, "message": text, "time": f"2024-04-{day + j:02d}T0{7 + j}:5{j}",
-         "place": "home, Boston", "role": "evidence" if j == 0 else "noise",
-         "facts": ["relative[0].age"] if j == 0 else []}
+        {
+            "mid": j,
+            "message": text,
+            "time": f"2024-04-{day + j:02d}T0{7 + j}:5{j}",
+            "place": "home, Boston",
+            "role": "evidence" if j == 0 else "noise",
+            "facts": ["relative[0].age"] if j == 0 else [],
+        }
         for j, text in enumerate(texts)
     ]
     return {
-        "format_version": 1, "tid": tid, "type": type_, "scenario": scenario,
-        "profile_id": f"p{tid:06d}", "locale": "en", "message_list": messages,
-        "QA": {"qid": 0, "question": f"Question {tid}?", "answer": f"answer {tid}",
-               "choices": {"A": f"answer {tid}", "B": "b", "C": "c", "D": "d"},
-               "ground_truth": "A", "target_step_id": [0], "time": f"2024-04-{day + 5:02d}T10:00",
-               "provenance": {"fact_ids": ["relative[0].age"], "transform": "identity",
-                              "params": {}, "reference_time": "2024-04-05T10:00",
-                              "answer_value": 61}},
+        "format_version": 1,
+        "tid": tid,
+        "type": type_,
+        "scenario": scenario,
+        "profile_id": f"p{tid:06d}",
+        "locale": "en",
+        "message_list": messages,
+        "QA": {
+            "qid": 0,
+            "question": f"Question {tid}?",
+            "answer": f"answer {tid}",
+            "choices": {"A": f"answer {tid}", "B": "b", "C": "c", "D": "d"},
+            "ground_truth": "A",
+            "target_step_id": [0],
+            "time": f"2024-04-{day + 5:02d}T10:00",
+            "provenance": {
+                "fact_ids": ["relative[0].age"],
+                "transform": "identity",
+                "params": {},
+                "reference_time": "2024-04-05T10:00",
+                "answer_value": 61,
+            },
+        },
     }
 
 
@@ -132,14 +160,30 @@ def test_to_memdaily_shape_order_and_times():
     roles = merged["simple"]["roles"]
     assert [t["tid"] for t in roles] == [0, 1]
     assert list(roles[0]) == ["tid", "message_list", "QA"]
-    assert roles[0]["message_list"][0] == {"mid": 0, "message": "My mother is 61.",
-                                           "time": "2024-04-01 Mon 07:50", "place": "home, Boston"}
-    assert roles[0]["QA"] == {"qid": 0, "question": "Question 12?", "answer": "answer 12",
-                              "target_step_id": [0],
-                              "choices": {"A": "answer 12", "B": "b", "C": "c", "D": "d"},
-                              "ground_truth": "A", "time": "2024-04-06 Sat 10:00"}
-    assert list(roles[0]["QA"]) == ["qid", "question", "answer", "target_step_id", "choices",
-                                    "ground_truth", "time"]
+    assert roles[0]["message_list"][0] == {
+        "mid": 0,
+        "message": "My mother is 61.",
+        "time": "2024-04-01 Mon 07:50",
+        "place": "home, Boston",
+    }
+    assert roles[0]["QA"] == {
+        "qid": 0,
+        "question": "Question 12?",
+        "answer": "answer 12",
+        "target_step_id": [0],
+        "choices": {"A": "answer 12", "B": "b", "C": "c", "D": "d"},
+        "ground_truth": "A",
+        "time": "2024-04-06 Sat 10:00",
+    }
+    assert list(roles[0]["QA"]) == [
+        "qid",
+        "question",
+        "answer",
+        "target_step_id",
+        "choices",
+        "ground_truth",
+        "time",
+    ]
     assert merged["noisy"]["events"][0]["tid"] == 0
 
 
@@ -157,8 +201,11 @@ def test_round_trip_and_byte_identical_rewrite(tmp_path):
     back = read_memdaily(out)
     assert read_memdaily(out.parent) == back  # a folder holding memdaily.json
     assert [(i.type, i.scenario, i.tid) for i in back] == [
-        ("simple", "roles", 0), ("simple", "roles", 1), ("simple", "hybrid", 0),
-        ("noisy", "events", 0)]
+        ("simple", "roles", 0),
+        ("simple", "roles", 1),
+        ("simple", "hybrid", 0),
+        ("noisy", "events", 0),
+    ]
     by_tid = {12: back[0], 7: back[1], 3: back[2], 40: back[3]}
     for record in RECORDS:
         item = by_tid[record["tid"]]
@@ -166,9 +213,13 @@ def test_round_trip_and_byte_identical_rewrite(tmp_path):
         for key in ("mid", "message", "place"):
             assert [m[key] for m in item.messages] == [m[key] for m in record["message_list"]]
         qa = record["QA"]
-        assert {k: item.qa[k] for k in ("qid", "question", "answer", "choices", "ground_truth",
-                                        "target_step_id")} == {k: qa[k] for k in (
-            "qid", "question", "answer", "choices", "ground_truth", "target_step_id")}
+        assert {
+            k: item.qa[k]
+            for k in ("qid", "question", "answer", "choices", "ground_truth", "target_step_id")
+        } == {
+            k: qa[k]
+            for k in ("qid", "question", "answer", "choices", "ground_truth", "target_step_id")
+        }
     assert back[0].messages[1]["time"] == "2024-04-02 Tue 08:51"
 
     write_memdaily(RECORDS, out, loc)
@@ -208,28 +259,62 @@ def test_invalid_json_names_file_and_position(tmp_path):
 
 
 def _merged_with(qa_change: dict | None = None, **top) -> dict:
-    qa = {"qid": 0, "question": "q?", "answer": "a", "target_step_id": [0],
-          "choices": {"A": "a", "B": "b"}, "ground_truth": "A", "time": "t"}
+    qa = {
+        "qid": 0,
+        "question": "q?",
+        "answer": "a",
+        "target_step_id": [0],
+        "choices": {"A": "a", "B": "b"},
+        "ground_truth": "A",
+        "time": "t",
+    }
     qa.update(qa_change or {})
-    traj = {"tid": 0, "message_list": [{"mid": 0, "message": "m", "time": "t", "place": "p"}],
-            "QA": qa}
+    traj = {
+        "tid": 0,
+        "message_list": [{"mid": 0, "message": "m", "time": "t", "place": "p"}],
+        "QA": qa,
+    }
     return top.get("data", {"simple": {"roles": [traj]}})
 
 
-@pytest.mark.parametrize(("data", "where", "problem"), [
-    ([1, 2], "$", "expected an object"),
-    ({"simple": [1]}, "$.simple", "expected an object"),
-    ({"trivia": {"roles": []}}, "$.trivia", "unknown question type"),
-    ({"simple": {"roles": {"tid": 0}}}, "$.simple.roles", "expected a list"),
-    (_merged_with({"choices": ["a", "b"]}), "$.simple.roles[0].QA.choices", "expected an object"),
-    (_merged_with({"target_step_id": ["0"]}), "$.simple.roles[0].QA.target_step_id[0]", "integer"),
-    (_merged_with({"answer": 3}), "$.simple.roles[0].QA.answer", "a string or null"),
-    (_merged_with(data={"simple": {"roles": [{"tid": 0, "message_list": []}]}}),
-     "$.simple.roles[0].QA", "missing"),
-    (_merged_with(data={"simple": {"roles": [{"tid": 0, "QA": {},
-                                              "message_list": [{"mid": 0, "message": None}]}]}}),
-     "$.simple.roles[0].message_list[0].message", "expected a string"),
-])
+@pytest.mark.parametrize(
+    ("data", "where", "problem"),
+    [
+        ([1, 2], "$", "expected an object"),
+        ({"simple": [1]}, "$.simple", "expected an object"),
+        ({"trivia": {"roles": []}}, "$.trivia", "unknown question type"),
+        ({"simple": {"roles": {"tid": 0}}}, "$.simple.roles", "expected a list"),
+        (
+            _merged_with({"choices": ["a", "b"]}),
+            "$.simple.roles[0].QA.choices",
+            "expected an object",
+        ),
+        (
+            _merged_with({"target_step_id": ["0"]}),
+            "$.simple.roles[0].QA.target_step_id[0]",
+            "integer",
+        ),
+        (_merged_with({"answer": 3}), "$.simple.roles[0].QA.answer", "a string or null"),
+        (
+            _merged_with(data={"simple": {"roles": [{"tid": 0, "message_list": []}]}}),
+            "$.simple.roles[0].QA",
+            "missing",
+        ),
+        (
+            _merged_with(
+                data={
+                    "simple": {
+                        "roles": [
+                            {"tid": 0, "QA": {}, "message_list": [{"mid": 0, "message": None}]}
+                        ]
+                    }
+                }
+            ),
+            "$.simple.roles[0].message_list[0].message",
+            "expected a string",
+        ),
+    ],
+)
 def test_wrong_structure_names_file_and_key_path(tmp_path, data, where, problem):
     bad = tmp_path / "memdaily.json"
     bad.write_bytes(orjson.dumps(data))
@@ -240,8 +325,9 @@ def test_wrong_structure_names_file_and_key_path(tmp_path, data, where, problem)
 
 
 def test_flagged_items_are_kept_and_marked(tmp_path):
-    data = _merged_with({"question": "[ERRORQ]", "answer": None, "choices": "[ERRORC]",
-                         "ground_truth": "[ERRORG]"})
+    data = _merged_with(
+        {"question": "[ERRORQ]", "answer": None, "choices": "[ERRORC]", "ground_truth": "[ERRORG]"}
+    )
     (tmp_path / "memdaily.json").write_bytes(orjson.dumps(data))
     [item] = read_memdaily(tmp_path)
     assert item.flags == ("error_question", "error_answer", "error_choices", "error_ground_truth")
@@ -258,9 +344,22 @@ def test_per_type_folder_problems(tmp_path):
 
     folder = tmp_path / "per_type"
     folder.mkdir()
-    traj = {"tid": 0, "message_list": [], "question_list": [
-        {"qid": 0, "question": "q", "answer": "a", "target_step_id": [], "choices": {"A": "a"},
-         "ground_truth": "A", "time": "t"}] * 2}
+    traj = {
+        "tid": 0,
+        "message_list": [],
+        "question_list": [
+            {
+                "qid": 0,
+                "question": "q",
+                "answer": "a",
+                "target_step_id": [],
+                "choices": {"A": "a"},
+                "ground_truth": "A",
+                "time": "t",
+            }
+        ]
+        * 2,
+    }
     bad = folder / "02_conditional_items.json"
     bad.write_bytes(orjson.dumps([traj]))
     with pytest.raises(MemDailyFormatError, match="exactly one question, got 2") as err:

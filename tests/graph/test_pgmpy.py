@@ -10,12 +10,12 @@ import pytest
 
 pytest.importorskip("pgmpy", reason="pgmpy is the optional [pgm] extra")
 
-from pgmpy.inference import VariableElimination  # noqa: E402
-from pgmpy.readwrite import BIFReader, XMLBIFReader  # noqa: E402
+from pgmpy.inference import VariableElimination
+from pgmpy.readwrite import BIFReader, XMLBIFReader
 
-from memsim.graph import BRNet, PgmpyNetwork, export_network, to_pgmpy  # noqa: E402
-from memsim.sampling import ProfileSampler  # noqa: E402
-from memsim.schema import load_schema  # noqa: E402
+from memsim.graph import BRNet, PgmpyNetwork, export_network, to_pgmpy
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
 
 ROOT = Path(__file__).parents[2]
 TINY = ROOT / "tests" / "data" / "tiny.yaml"
@@ -38,9 +38,13 @@ def tiny() -> tuple[BRNet, PgmpyNetwork, dict[str, np.ndarray]]:
     return net, to_pgmpy(net), columns
 
 
-def exact_marginal(pg: PgmpyNetwork, net: BRNet, nid: str, evidence: dict[str, str] | None = None) -> np.ndarray:
+def exact_marginal(
+    pg: PgmpyNetwork, net: BRNet, nid: str, evidence: dict[str, str] | None = None
+) -> np.ndarray:
     ev = {pg.names[k]: pg.state_of(k, v) for k, v in (evidence or {}).items()}
-    factor = VariableElimination(pg.model).query([pg.names[nid]], evidence=ev or None, show_progress=False)
+    factor = VariableElimination(pg.model).query(
+        [pg.names[nid]], evidence=ev or None, show_progress=False
+    )
     states = factor.state_names[pg.names[nid]]
     return np.array([factor.values[states.index(pg.state_of(nid, v))] for v in net[nid].values])
 
@@ -90,7 +94,9 @@ def test_export_reads_back_with_identical_cpds(tmp_path: Path, fmt: str, reader:
     assert sorted(back.nodes()) == sorted(pg.model.nodes())
     assert sorted(back.edges()) == sorted(pg.model.edges())
     for cpd in pg.model.get_cpds():
-        assert cpd_entries(back.get_cpds(cpd.variable)) == pytest.approx(cpd_entries(cpd), abs=1e-12)
+        assert cpd_entries(back.get_cpds(cpd.variable)) == pytest.approx(
+            cpd_entries(cpd), abs=1e-12
+        )
 
 
 def cpd_entries(cpd: object) -> dict[tuple[tuple[str, str], ...], float]:
@@ -99,7 +105,9 @@ def cpd_entries(cpd: object) -> dict[tuple[tuple[str, str], ...], float]:
     names = factor.variables
     grid = itertools.product(*(factor.state_names[v] for v in names))
     return {
-        tuple(sorted(zip(names, combo))): float(factor.get_value(**dict(zip(names, combo))))
+        tuple(sorted(zip(names, combo, strict=True))): float(
+            factor.get_value(**dict(zip(names, combo, strict=True)))
+        )
         for combo in grid
     }
 

@@ -35,8 +35,12 @@ def _memsim_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "memsim", *args]
 
 
-def _check(proc: subprocess.CompletedProcess[str] | subprocess.Popen[str], cmd: list[str],
-           out: str, err: str) -> None:
+def _check(
+    proc: subprocess.CompletedProcess[str] | subprocess.Popen[str],
+    cmd: list[str],
+    out: str,
+    err: str,
+) -> None:
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{out}\n{err}")
 
@@ -47,18 +51,41 @@ def run_memsim(*args: str, timeout: float = 300) -> None:
     _check(proc, cmd, proc.stdout, proc.stderr)
 
 
-def generate_args(profiles: Path, out: Path, seed: int, per_type: int = PER_TYPE,
-                  types: str | None = None) -> list[str]:
-    args = ["generate", "--schema", str(SCHEMA), "--profiles", str(profiles), "--out", str(out),
-            "--seed", str(seed), "--per-type", str(per_type), "--no-progress"]
+def generate_args(
+    profiles: Path, out: Path, seed: int, per_type: int = PER_TYPE, types: str | None = None
+) -> list[str]:
+    args = [
+        "generate",
+        "--schema",
+        str(SCHEMA),
+        "--profiles",
+        str(profiles),
+        "--out",
+        str(out),
+        "--seed",
+        str(seed),
+        "--per-type",
+        str(per_type),
+        "--no-progress",
+    ]
     return args + (["--types", types] if types else [])
 
 
 @pytest.fixture(scope="session")
 def profiles_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("integration") / "profiles"
-    run_memsim("profiles", "--schema", str(SCHEMA), "--n", str(N_PROFILES),
-               "--seed", str(PROFILE_SEED), "--out", str(out), "--no-progress")
+    run_memsim(
+        "profiles",
+        "--schema",
+        str(SCHEMA),
+        "--n",
+        str(N_PROFILES),
+        "--seed",
+        str(PROFILE_SEED),
+        "--out",
+        str(out),
+        "--no-progress",
+    )
     return out
 
 
@@ -77,8 +104,14 @@ def generated(tmp_path_factory: pytest.TempPathFactory, profiles_dir: Path) -> d
     jobs = []
     for name, kwargs in runs.items():
         cmd = _memsim_cmd(*generate_args(profiles_dir, base / f"dataset_{name}", **kwargs))
-        jobs.append((cmd, subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
-                                           stderr=subprocess.PIPE, text=True)))
+        jobs.append(
+            (
+                cmd,
+                subprocess.Popen(
+                    cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                ),
+            )
+        )
     try:
         for cmd, proc in jobs:
             out_text, err_text = proc.communicate(timeout=300)

@@ -222,8 +222,9 @@ def by_kind(records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 class Derivation:
     """The answer of one question (or part), derived from the profile alone."""
 
-    def __init__(self, text: str, value: Any, fact_ids: set[str], withheld: list[str],
-                 problems: list[str]):
+    def __init__(
+        self, text: str, value: Any, fact_ids: set[str], withheld: list[str], problems: list[str]
+    ):
         self.text, self.value, self.fact_ids, self.withheld = text, value, fact_ids, withheld
         self.problems = problems
 
@@ -250,15 +251,21 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
             ids.add(prof.fact(eid, cond)["id"])
             shown = prof.display(eid, cond)
             if shown != params["condition_value"]:
-                problems.append(f"condition value {params['condition_value']!r} is not "
-                                f"{eid}'s {cond} ({shown!r})")
+                problems.append(
+                    f"condition value {params['condition_value']!r} is not "
+                    f"{eid}'s {cond} ({shown!r})"
+                )
             scenario = prof.entities[eid]["scenario"]
             for other in prof.group(scenario):
-                if (other["id"] != eid and cond in prof.facts_of[other["id"]]
-                        and norm(prof.display(other["id"], cond))
-                        == norm(params["condition_value"])):
-                    problems.append(f"condition {cond} = {params['condition_value']!r} also "
-                                    f"matches {other['id']} (same scenario {scenario})")
+                if (
+                    other["id"] != eid
+                    and cond in prof.facts_of[other["id"]]
+                    and norm(prof.display(other["id"], cond)) == norm(params["condition_value"])
+                ):
+                    problems.append(
+                        f"condition {cond} = {params['condition_value']!r} also "
+                        f"matches {other['id']} (same scenario {scenario})"
+                    )
         return Derivation(prof.display(eid, attr), fact["value"], ids, [], problems)
 
     if transform == "compare":
@@ -279,15 +286,21 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
         if outcome == "unknown":
             return Derivation(words["unknown"], "unknown", {fa}, [fb], problems)
         if outcome != truth:
-            problems.append(f"params.outcome {outcome!r} but the profile gives {truth!r} "
-                            f"({a}.{attr}={prof.fact(a, attr)['value']!r}, "
-                            f"{b}.{attr}={prof.fact(b, attr)['value']!r})")
+            problems.append(
+                f"params.outcome {outcome!r} but the profile gives {truth!r} "
+                f"({a}.{attr}={prof.fact(a, attr)['value']!r}, "
+                f"{b}.{attr}={prof.fact(b, attr)['value']!r})"
+            )
         text = {"first": cap(prof.who(a)), "second": cap(prof.who(b)), "same": words["same"]}[truth]
         return Derivation(text, truth, {fa, fb}, [], problems)
 
     if transform == "count":
-        entities, attr, op, threshold = (params["entities"], params["attribute"], params["op"],
-                                         params["threshold"])
+        entities, attr, op, threshold = (
+            params["entities"],
+            params["attribute"],
+            params["op"],
+            params["threshold"],
+        )
         scenario = prof.entities[entities[0]]["scenario"]
         group = [e["id"] for e in prof.group(scenario)]
         if entities != group:
@@ -299,12 +312,20 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
             problems.append(f"operator {op} on unordered {attr}")
         if a["type"] == "text":
             problems.append(f"counts over text attribute {attr}")
+
         def key(entity_id: str, value: Any) -> Any:
             return prof.sort_key(entity_id, attr, value) if ordered else str(value)
 
         t = key(entities[0], threshold)
-        holds = {"eq": operator.eq, "gt": operator.gt, "ge": operator.ge, "lt": operator.lt,
-                 "le": operator.le, "before": operator.lt, "after": operator.gt}[op]
+        holds = {
+            "eq": operator.eq,
+            "gt": operator.gt,
+            "ge": operator.ge,
+            "lt": operator.lt,
+            "le": operator.le,
+            "before": operator.lt,
+            "after": operator.gt,
+        }[op]
         n = sum(bool(holds(key(e, prof.fact(e, attr)["value"]), t)) for e in entities)
         return Derivation(str(n), n, {prof.fact(e, attr)["id"] for e in entities}, [], problems)
 
@@ -314,7 +335,7 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
         digits = [int(c) for c in value if c.isdigit()]
         if len(digits) < k:
             problems.append(f"{value!r} has fewer than {k} digits")
-        n = sum(digits[len(digits) - k:])
+        n = sum(digits[len(digits) - k :])
         return Derivation(str(n), n, {prof.fact(eid, attr)["id"]}, [], problems)
 
     if transform == "age_difference":
@@ -323,16 +344,18 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
         if a == b:
             problems.append("age difference of an entity with itself")
         n = abs(int(prof.fact(a, attr)["value"]) - int(prof.fact(b, attr)["value"]))
-        return Derivation(str(n), n, {prof.fact(a, attr)["id"], prof.fact(b, attr)["id"]}, [],
-                          problems)
+        return Derivation(
+            str(n), n, {prof.fact(a, attr)["id"], prof.fact(b, attr)["id"]}, [], problems
+        )
 
     if transform == "days_between":
         (a, b), (attr_a, attr_b) = params["entities"], params["attributes"]
         day_a = dt.date.fromisoformat(str(prof.fact(a, attr_a)["value"])[:10])
         day_b = dt.date.fromisoformat(str(prof.fact(b, attr_b)["value"])[:10])
         n = abs((day_a - day_b).days)
-        return Derivation(str(n), n, {prof.fact(a, attr_a)["id"], prof.fact(b, attr_b)["id"]}, [],
-                          problems)
+        return Derivation(
+            str(n), n, {prof.fact(a, attr_a)["id"], prof.fact(b, attr_b)["id"]}, [], problems
+        )
 
     if transform == "season":
         eid, attr = params["entity"], params["attribute"]
@@ -371,16 +394,21 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
             if part["answer"] != sub.text:
                 problems.append(f"part {i} answer {part['answer']!r}, derived {sub.text!r}")
             if set(part["fact_ids"]) != sub.fact_ids:
-                problems.append(f"part {i} fact_ids {part['fact_ids']}, "
-                                f"derived {sorted(sub.fact_ids)}")
+                problems.append(
+                    f"part {i} fact_ids {part['fact_ids']}, derived {sorted(sub.fact_ids)}"
+                )
             subs.append(sub)
         scen = [p["scenario"] for p in parts]
         if scen[0] == scen[1]:
             problems.append(f"both parts ask about scenario {scen[0]}")
         join = loc.questions.answer_join
-        return Derivation(subs[0].text + join + subs[1].text, [s.value for s in subs],
-                          subs[0].fact_ids | subs[1].fact_ids, subs[0].withheld + subs[1].withheld,
-                          problems)
+        return Derivation(
+            subs[0].text + join + subs[1].text,
+            [s.value for s in subs],
+            subs[0].fact_ids | subs[1].fact_ids,
+            subs[0].withheld + subs[1].withheld,
+            problems,
+        )
 
     return Derivation("?", None, set(), [], [f"unknown transform {transform!r}"])
 
@@ -400,8 +428,14 @@ EXPECTED_TRANSFORMS = {
     "conditional": {"identity"},
     "comparative": {"compare"},
     "aggregative": {"count"},
-    "post_processing": {"digit_sum", "age_difference", "days_between", "season", "weekday",
-                        "email_domain"},
+    "post_processing": {
+        "digit_sum",
+        "age_difference",
+        "days_between",
+        "season",
+        "weekday",
+        "email_domain",
+    },
 }
 
 
@@ -450,8 +484,9 @@ def test_manifest_lists_existing_files(dataset_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_every_answer_rederived_from_profile(kind: str, by_kind: dict[str, list[dict[str, Any]]],
-                                             profs: dict[str, Prof], locale: Any) -> None:
+def test_every_answer_rederived_from_profile(
+    kind: str, by_kind: dict[str, list[dict[str, Any]]], profs: dict[str, Prof], locale: Any
+) -> None:
     problems: list[str] = []
     assert by_kind[kind], f"no {kind} records"
     for rec in by_kind[kind]:
@@ -473,17 +508,23 @@ def test_every_answer_rederived_from_profile(kind: str, by_kind: dict[str, list[
             problems.append(f"{tag}: cannot derive from provenance {prov['params']}: {exc!r}")
             continue
         problems += [f"{tag}: {p}" for p in got.problems]
-        parts = prov["params"]["parts"] if transform == "hybrid" else [
-            {"scenario": rec["scenario"], "params": prov["params"]}]
+        parts = (
+            prov["params"]["parts"]
+            if transform == "hybrid"
+            else [{"scenario": rec["scenario"], "params": prov["params"]}]
+        )
         for part in parts:
             asked = asked_entity(part["params"])
             if prof.entities[asked]["scenario"] != part["scenario"]:
-                problems.append(f"{tag}: asks about {asked} (scenario "
-                                f"{prof.entities[asked]['scenario']}) "
-                                f"in scenario {part['scenario']}")
+                problems.append(
+                    f"{tag}: asks about {asked} (scenario "
+                    f"{prof.entities[asked]['scenario']}) "
+                    f"in scenario {part['scenario']}"
+                )
         if qa["answer"] != got.text:
-            problems.append(f"{tag}: answer {qa['answer']!r}, "
-                            f"derived from the profile {got.text!r}")
+            problems.append(
+                f"{tag}: answer {qa['answer']!r}, derived from the profile {got.text!r}"
+            )
         if prov["answer_value"] != got.value:
             problems.append(f"{tag}: answer_value {prov['answer_value']!r}, derived {got.value!r}")
         if set(prov["fact_ids"]) != got.fact_ids:
@@ -501,6 +542,7 @@ def test_every_answer_rederived_from_profile(kind: str, by_kind: dict[str, list[
 def question_needles(prof: Prof, transform: str, params: dict[str, Any]) -> list[str]:
     """What a question must say to be answerable: who it is about, which attribute,
     the condition or threshold."""
+
     def label(eid: str, attr: str) -> str:
         return prof.schema.label(prof.entities[eid]["kind"], attr)
 
@@ -514,8 +556,10 @@ def question_needles(prof: Prof, transform: str, params: dict[str, Any]) -> list
         return [prof.who(a), prof.who(b), label(a, attr)]
     if transform == "count":
         first = params["entities"][0]
-        return [label(first, params["attribute"]),
-                prof.display(first, params["attribute"], params["threshold"])]
+        return [
+            label(first, params["attribute"]),
+            prof.display(first, params["attribute"], params["threshold"]),
+        ]
     if transform == "digit_sum":
         eid, attr = params["entity"], params["attribute"]
         return [prof.who(eid), label(eid, attr), f"last {params['k']} digits"]
@@ -526,8 +570,9 @@ def question_needles(prof: Prof, transform: str, params: dict[str, Any]) -> list
     if transform == "weekday":
         return [prof.who(params["entity"])]
     if transform == "hybrid":
-        return [n for p in params["parts"]
-                for n in question_needles(prof, p["transform"], p["params"])]
+        return [
+            n for p in params["parts"] for n in question_needles(prof, p["transform"], p["params"])
+        ]
     return []
 
 
@@ -538,8 +583,10 @@ def test_question_names_what_it_asks(records: list[dict[str, Any]], profs: dict[
         question = rec["QA"]["question"].casefold()
         for needle in question_needles(profs[rec["profile_id"]], prov["transform"], prov["params"]):
             if needle.casefold() not in question:
-                problems.append(f"tid {rec['tid']} ({rec['type']}/{rec['scenario']}): question "
-                                f"{rec['QA']['question']!r} does not say {needle!r}")
+                problems.append(
+                    f"tid {rec['tid']} ({rec['type']}/{rec['scenario']}): question "
+                    f"{rec['QA']['question']!r} does not say {needle!r}"
+                )
     fail_if(problems, "questions that do not name what they ask")
 
 
@@ -560,8 +607,9 @@ def test_options(records: list[dict[str, Any]], profs: dict[str, Prof], locale: 
             problems.append(f"{tag}: choices[{qa['ground_truth']}] != answer {qa['answer']!r}")
         keys = [norm(c) for c in choices.values()]
         if len(set(keys)) != 4:
-            problems.append(f"{tag}: options not distinct after normalising: "
-                            f"{list(choices.values())}")
+            problems.append(
+                f"{tag}: options not distinct after normalising: {list(choices.values())}"
+            )
         distractors = [c for letter, c in choices.items() if letter != qa["ground_truth"]]
         prof = profs[rec["profile_id"]]
         if prov["transform"] == "identity":
@@ -579,10 +627,12 @@ def test_options(records: list[dict[str, Any]], profs: dict[str, Prof], locale: 
                 if not splits:
                     problems.append(f"{tag}: distractor {d!r} is not two parts joined by {join!r}")
                 for i in splits:
-                    x, y = norm(d[:i]), norm(d[i + len(join):])
+                    x, y = norm(d[:i]), norm(d[i + len(join) :])
                     if x == first or y == second:
-                        problems.append(f"{tag}: distractor {d!r} shares a part with the answer "
-                                        f"{qa['answer']!r}")
+                        problems.append(
+                            f"{tag}: distractor {d!r} shares a part with the answer "
+                            f"{qa['answer']!r}"
+                        )
                         break
     fail_if(problems, "option problems")
 
@@ -592,7 +642,8 @@ def test_options(records: list[dict[str, Any]], profs: dict[str, Prof], locale: 
 
 RELATIVE_RE = re.compile(
     r"\b(?:(?P<tomorrow>tomorrow)|(?P<which>this|next) (?P<weekday>[A-Z][a-z]+day)) at "
-    r"(?P<clock>\d{1,2}:\d{2} [AP]M)")
+    r"(?P<clock>\d{1,2}:\d{2} [AP]M)"
+)
 
 
 def stated(prof: Prof, fid: str, message: dict[str, Any]) -> str | None:
@@ -622,12 +673,16 @@ def stated(prof: Prof, fid: str, message: dict[str, Any]) -> str | None:
                 return f"unknown weekday in {m.group(0)!r}"
             index = WEEKDAYS.index(m["weekday"])
             if m["which"] == "this" and index <= said.weekday():
-                return (f"says {m.group(0)!r} on a {WEEKDAYS[said.weekday()]}: "
-                        "not a later day this week")
+                return (
+                    f"says {m.group(0)!r} on a {WEEKDAYS[said.weekday()]}: "
+                    "not a later day this week"
+                )
             meant = week_start + dt.timedelta(days=index + (7 if m["which"] == "next" else 0))
         if meant != event.date():
-            return (f"says {m.group(0)!r} on {said} ({WEEKDAYS[said.weekday()]}), meaning {meant}; "
-                    f"the event is on {event.date()}")
+            return (
+                f"says {m.group(0)!r} on {said} ({WEEKDAYS[said.weekday()]}), meaning {meant}; "
+                f"the event is on {event.date()}"
+            )
         return None
     shown = render(fact["type"], value)
     who = prof.who(entity["id"], when)
@@ -636,8 +691,9 @@ def stated(prof: Prof, fid: str, message: dict[str, Any]) -> str | None:
     if not named_by and who != "I" and who.casefold() not in shown.casefold():
         # the entity's own name may hold the value (event names hold their city): a
         # value only counts if it is stated outside the name
-        haystack = re.sub(r"(?<!\w)" + re.escape(who) + r"(?!\w)", " ", haystack,
-                          flags=re.IGNORECASE)
+        haystack = re.sub(
+            r"(?<!\w)" + re.escape(who) + r"(?!\w)", " ", haystack, flags=re.IGNORECASE
+        )
     if re.search(r"(?<!\w)" + re.escape(shown) + r"(?!\w)", haystack, flags=re.IGNORECASE) is None:
         return f"does not state {shown!r}"
     return None
@@ -666,25 +722,32 @@ def test_evidence_messages(records: list[dict[str, Any]], profs: dict[str, Prof]
         for t in target:
             m = messages[t]
             if m["role"] != "evidence":
-                problems.append(f"{tag}: target message {t} has role {m['role']!r}: "
-                                f"{m['message']!r} (facts {m['facts']})")
+                problems.append(
+                    f"{tag}: target message {t} has role {m['role']!r}: "
+                    f"{m['message']!r} (facts {m['facts']})"
+                )
             for fid in set(m["facts"]) & set(prov["fact_ids"]):
                 why = stated(prof, fid, m)
                 if why is not None:
                     _, f = prof.fact_by_id[fid]
-                    problems.append(f"{tag}: target message {t} {m['message']!r} {why} "
-                                    f"(evidence {fid}={f['value']!r})")
+                    problems.append(
+                        f"{tag}: target message {t} {m['message']!r} {why} "
+                        f"(evidence {fid}={f['value']!r})"
+                    )
         for fid in prov["fact_ids"]:
             holders = [m["mid"] for m in messages if fid in m["facts"]]
             if len(holders) != 1:
                 roles = [messages[i]["role"] for i in holders]
-                problems.append(f"{tag}: evidence fact {fid} is listed in messages {holders} "
-                                f"(roles {roles}), not exactly one")
+                problems.append(
+                    f"{tag}: evidence fact {fid} is listed in messages {holders} "
+                    f"(roles {roles}), not exactly one"
+                )
     fail_if(problems, "evidence problems")
 
 
-def test_every_profile_fact_message_states_its_value(records: list[dict[str, Any]],
-                                                     profs: dict[str, Prof]) -> None:
+def test_every_profile_fact_message_states_its_value(
+    records: list[dict[str, Any]], profs: dict[str, Prof]
+) -> None:
     """Evidence, hard-negative and filler messages state the values their ``facts``
     have at the message's time (noise messages hold other profiles' facts)."""
     problems: list[str] = []
@@ -701,8 +764,10 @@ def test_every_profile_fact_message_states_its_value(records: list[dict[str, Any
                     continue
                 why = stated(prof, fid, m)
                 if why is not None:
-                    problems.append(f"tid {rec['tid']} message {m['mid']} ({m['role']}) "
-                                    f"{m['message']!r}: {why} ({fid})")
+                    problems.append(
+                        f"tid {rec['tid']} message {m['mid']} ({m['role']}) "
+                        f"{m['message']!r}: {why} ({fid})"
+                    )
     assert checked > 3 * len(records)
     fail_if(problems, "messages that do not state their facts")
 
@@ -714,8 +779,11 @@ def test_hard_negatives_stated(records: list[dict[str, Any]], profs: dict[str, P
     for rec in records:
         prov = rec["QA"]["provenance"]
         prof = profs[rec["profile_id"]]
-        parts = prov["params"]["parts"] if prov["transform"] == "hybrid" else [
-            {"transform": prov["transform"], "params": prov["params"]}]
+        parts = (
+            prov["params"]["parts"]
+            if prov["transform"] == "hybrid"
+            else [{"transform": prov["transform"], "params": prov["params"]}]
+        )
         listed = {f for m in rec["message_list"] if m["role"] != "noise" for f in m["facts"]}
         for part in parts:
             if part["transform"] != "identity":
@@ -740,20 +808,25 @@ def test_noise_messages(records: list[dict[str, Any]], profs: dict[str, Prof]) -
         noise = [m for m in rec["message_list"] if m["role"] == "noise"]
         wanted = rec["QA"]["provenance"]["params"].get("noise", 0)
         if rec["type"] != "noisy" and noise:
-            problems.append(f"tid {rec['tid']}: {len(noise)} noise messages "
-                            f"in a {rec['type']} item")
+            problems.append(
+                f"tid {rec['tid']}: {len(noise)} noise messages in a {rec['type']} item"
+            )
         if rec["type"] == "noisy":
             if not 2 <= wanted <= 5 or len(noise) != wanted:
-                problems.append(f"tid {rec['tid']}: params.noise={wanted}, "
-                                f"{len(noise)} noise messages")
+                problems.append(
+                    f"tid {rec['tid']}: params.noise={wanted}, {len(noise)} noise messages"
+                )
             prof = profs[rec["profile_id"]]
             names = {prof.who(e["id"]).casefold() for e in prof.data["entities"]}
             for m in noise:
                 for name in names:
-                    if name not in ("i",) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)",
-                                                       m["message"], flags=re.IGNORECASE):
-                        problems.append(f"tid {rec['tid']}: noise message {m['mid']} "
-                                        f"{m['message']!r} names this profile's {name!r}")
+                    if name not in ("i",) and re.search(
+                        r"(?<!\w)" + re.escape(name) + r"(?!\w)", m["message"], flags=re.IGNORECASE
+                    ):
+                        problems.append(
+                            f"tid {rec['tid']}: noise message {m['mid']} "
+                            f"{m['message']!r} names this profile's {name!r}"
+                        )
     fail_if(problems, "noise problems")
 
 
@@ -831,8 +904,9 @@ def test_first_evidence_position_uniform(records: list[dict[str, Any]]) -> None:
     assert p > P_MIN, f"first-evidence quartiles {observed}, expected {expected}: p={p:.2g}"
 
 
-def test_count_answer_rank_among_options_uniform(aggregative_records: list[dict[str, Any]],
-                                                 locale: Any) -> None:
+def test_count_answer_rank_among_options_uniform(
+    aggregative_records: list[dict[str, Any]], locale: Any
+) -> None:
     """Numeric options must not give the answer away by its rank ("numbers: the answer's
     rank among the four numeric options is drawn uniformly", memsim/qa/_choices.py).
     Counts are bounded by the group size, so this is where a bounded rank would show;
@@ -849,10 +923,12 @@ def test_count_answer_rank_among_options_uniform(aggregative_records: list[dict[
     observed = [ranks[r] for r in range(4)]
     p = chisquare(observed).pvalue
     if not p > P_MIN:
-        pytest.fail(f"rank of the true count among the sorted options (lowest..highest): "
-                    f"{observed} over {sum(observed)} counts, chi-square p={p:.2g}; the extremes "
-                    f"are favoured, so a memory-free 'pick the lowest/highest' beats chance",
-                    pytrace=False)
+        pytest.fail(
+            f"rank of the true count among the sorted options (lowest..highest): "
+            f"{observed} over {sum(observed)} counts, chi-square p={p:.2g}; the extremes "
+            f"are favoured, so a memory-free 'pick the lowest/highest' beats chance",
+            pytrace=False,
+        )
 
 
 # --------------------------------------------------------------------------- 6. memdaily
@@ -878,22 +954,29 @@ def test_memdaily_layout(dataset_dir: Path, records: list[dict[str, Any]]) -> No
     for (typ, scenario, item), rec in zip(flat, records, strict=True):
         tag = f"{typ}/{scenario} tid {item.get('tid')} (native tid {rec['tid']})"
         if (typ, scenario) != (rec["type"], rec["scenario"]):
-            problems.append(f"{tag}: order differs from dataset.jsonl "
-                            f"({rec['type']}/{rec['scenario']})")
+            problems.append(
+                f"{tag}: order differs from dataset.jsonl ({rec['type']}/{rec['scenario']})"
+            )
         if set(item) != {"tid", "message_list", "QA"}:
             problems.append(f"{tag}: keys {sorted(item)}")
             continue
         if len(item["message_list"]) != len(rec["message_list"]):
-            problems.append(f"{tag}: {len(item['message_list'])} messages, native has "
-                            f"{len(rec['message_list'])}")
+            problems.append(
+                f"{tag}: {len(item['message_list'])} messages, native has "
+                f"{len(rec['message_list'])}"
+            )
             continue
         for m, native in zip(item["message_list"], rec["message_list"], strict=True):
             if set(m) != {"mid", "message", "time", "place"}:
                 problems.append(f"{tag}: message keys {sorted(m)}")
             if not MEMDAILY_TIME.match(m.get("time", "")):
                 problems.append(f"{tag}: message time {m.get('time')!r}")
-            expected = (native["mid"], native["message"], native["place"],
-                        memdaily_time(native["time"]))
+            expected = (
+                native["mid"],
+                native["message"],
+                native["place"],
+                memdaily_time(native["time"]),
+            )
             if (m.get("mid"), m.get("message"), m.get("place"), m.get("time")) != expected:
                 problems.append(f"{tag}: message {native['mid']} differs from the native record")
         qa, nqa = item["QA"], rec["QA"]
@@ -901,15 +984,17 @@ def test_memdaily_layout(dataset_dir: Path, records: list[dict[str, Any]]) -> No
             if qa.get(key) != nqa[key]:
                 problems.append(f"{tag}: QA.{key} {qa.get(key)!r} != native {nqa[key]!r}")
         if qa.get("time") != memdaily_time(nqa["time"]):
-            problems.append(f"{tag}: QA.time {qa.get('time')!r}, "
-                            f"expected {memdaily_time(nqa['time'])!r}")
+            problems.append(
+                f"{tag}: QA.time {qa.get('time')!r}, expected {memdaily_time(nqa['time'])!r}"
+            )
         if "provenance" in qa:
             problems.append(f"{tag}: provenance leaked into memdaily.json")
     fail_if(problems, "memdaily.json layout problems")
 
 
-def test_memdaily_read_by_the_memdaily_reader(dataset_dir: Path,
-                                              records: list[dict[str, Any]]) -> None:
+def test_memdaily_read_by_the_memdaily_reader(
+    dataset_dir: Path, records: list[dict[str, Any]]
+) -> None:
     try:
         from memsim.dataset._memdaily import read_memdaily
     except ImportError as exc:  # written by another helper; may not exist yet
@@ -935,8 +1020,9 @@ def test_memdaily_read_by_the_memdaily_reader(dataset_dir: Path,
 # --------------------------------------------------------------------------- 7. determinism
 
 
-def test_same_seed_same_bytes_other_seed_differs(dataset_dir: Path,
-                                                 rerun_dirs: tuple[Path, Path]) -> None:
+def test_same_seed_same_bytes_other_seed_differs(
+    dataset_dir: Path, rerun_dirs: tuple[Path, Path]
+) -> None:
     same, other = rerun_dirs
     for name in ("dataset.jsonl", "memdaily.json"):
         first = (dataset_dir / name).read_bytes()
@@ -956,8 +1042,9 @@ def test_place_changes(records: list[dict[str, Any]]) -> None:
     assert moving > len(records) // 4, f"only {moving} trajectories ever change place"
 
 
-def test_place_follows_the_users_day(records: list[dict[str, Any]], profs: dict[str, Prof],
-                                     schema: SchemaInfo) -> None:
+def test_place_follows_the_users_day(
+    records: list[dict[str, Any]], profs: dict[str, Prof], schema: SchemaInfo
+) -> None:
     """Where the user is: at an event of theirs while it runs (at least its first two
     hours, the shortest duration), at the employer on weekday office hours, else at home;
     in the city of the event, else the city the user works in at that time."""
@@ -966,13 +1053,20 @@ def test_place_follows_the_users_day(records: list[dict[str, Any]], profs: dict[
         prof = profs[rec["profile_id"]]
         user = next(e for e in prof.data["entities"] if e["kind"] == "user")
         ufacts = prof.facts_of[user["id"]]
-        events = [e for e in prof.data["entities"]
-                  if prof.facts_of[e["id"]].get("time", {}).get("type") == "datetime"]
+        events = [
+            e
+            for e in prof.data["entities"]
+            if prof.facts_of[e["id"]].get("time", {}).get("type") == "datetime"
+        ]
         for m in rec["message_list"]:
             when = parse_time(m["time"])
-            running = [e for e in events
-                       if parse_time(prof.fact(e["id"], "time")["value"]) <= when
-                       <= parse_time(prof.fact(e["id"], "time")["value"]) + dt.timedelta(hours=2)]
+            running = [
+                e
+                for e in events
+                if parse_time(prof.fact(e["id"], "time")["value"])
+                <= when
+                <= parse_time(prof.fact(e["id"], "time")["value"]) + dt.timedelta(hours=2)
+            ]
             if running:
                 e = running[0]
                 loc_fact = prof.facts_of[e["id"]].get("location")
@@ -984,6 +1078,8 @@ def test_place_follows_the_users_day(records: list[dict[str, Any]], profs: dict[
                 spot = str(ufacts["employer"]["value"]) if at_work else "home"
                 expected = f"{spot}, {city}"
             if m["place"] != expected:
-                problems.append(f"tid {rec['tid']} message {m['mid']} at {when:%a %Y-%m-%d %H:%M}: "
-                                f"place {m['place']!r}, expected {expected!r}")
+                problems.append(
+                    f"tid {rec['tid']} message {m['mid']} at {when:%a %Y-%m-%d %H:%M}: "
+                    f"place {m['place']!r}, expected {expected!r}"
+                )
     fail_if(problems, "places that do not follow the user's day")

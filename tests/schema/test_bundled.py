@@ -23,4 +23,6 @@ def test_bundled_schema_loads_and_samples(path: Path) -> None:
     net = BRNet(schema)
     profiles = sample_profiles(net, seed=0, n=20)
     assert len(profiles) == 20
-    assert {e.kind for e in profiles[0].entities} == set(k for k, e in schema.entities.items() if e.count)
+    assert {e.kind for e in profiles[0].entities} == set(
+        k for k, e in schema.entities.items() if e.count
+    )

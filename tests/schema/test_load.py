@@ -58,7 +58,7 @@ def test_all_problems_reported_at_once() -> None:
     assert any("probabilities sum to 1.1, not 1" in m for m in found)
     assert any("unknown parent 'agee'" in m for m in found)
     assert any("no row for phd and no default" in m for m in found)
-    agee = [m for m in found if "agee" in m][0]
+    agee = next(m for m in found if "agee" in m)
     assert agee.startswith(f"s.yaml:{line_of(text, 'user.agee')}:")
 
 
@@ -97,8 +97,10 @@ def test_unknown_parent_and_unknown_kind() -> None:
 
 
 def test_ambiguous_reference_to_a_multi_slot_kind() -> None:
-    text = edit("dist: {kind: uniform_int, low: 22, high: 60}",
-                "dist: {kind: uniform_int, low: 22, high: 60, offset_from: relative.age}")
+    text = edit(
+        "dist: {kind: uniform_int, low: 22, high: 60}",
+        "dist: {kind: uniform_int, low: 22, high: 60, offset_from: relative.age}",
+    )
     assert any("name one as relative[i].age" in m for m in problems(text))
 
 
@@ -121,18 +123,24 @@ def test_missing_gaussian_case() -> None:
 
 def test_wrong_distribution_for_type() -> None:
     text = edit("dist: {kind: date_uniform}", "dist: {kind: gaussian, mean: 1, std: 1}")
-    assert any("a month_day attribute takes date_uniform, not gaussian" in m for m in problems(text))
+    assert any(
+        "a month_day attribute takes date_uniform, not gaussian" in m for m in problems(text)
+    )
 
 
 def test_unknown_template_token() -> None:
-    text = edit('phrasings: {en: ["{who} {be} {value}."]}', 'phrasings: {en: ["{who} {bee} {value}."]}')
+    text = edit(
+        'phrasings: {en: ["{who} {be} {value}."]}', 'phrasings: {en: ["{who} {bee} {value}."]}'
+    )
     assert any("unknown token {bee}" in m for m in problems(text))
 
 
 def test_copy_source_outside_domain() -> None:
     text = edit("values: [team meeting, hackathon]", "values: [team meeting, hackathon, Boston]")
-    text = text.replace("      name:\n        type: categorical\n        values: [team meeting",
-                        "      name:\n        type: categorical\n        values: [team meeting")
+    text = text.replace(
+        "      name:\n        type: categorical\n        values: [team meeting",
+        "      name:\n        type: categorical\n        values: [team meeting",
+    )
     # a relative's work city copying the user's education would yield values outside its domain
     text = text.replace("sources: {user.work_city: 0.6}", "sources: {user.education: 0.6}")
     assert any("which are not values of this attribute" in m for m in problems(text))

@@ -34,7 +34,12 @@ def test_every_phrasing_renders_without_leftovers(path: Path) -> None:
                     # a generator whose first draw picks phrasing i
                     rng = _rng_choosing(i, len(phrasings))
                     text = verbalizer.sentence(entity, fact, when, rng)
-                    assert not LEFTOVER.search(text), (entity.id, fact.attribute, phrasings[i], text)
+                    assert not LEFTOVER.search(text), (
+                        entity.id,
+                        fact.attribute,
+                        phrasings[i],
+                        text,
+                    )
                     assert text[0].isupper() or text[0].isdigit(), text
                     seen += 1
     assert seen > 1000
@@ -50,12 +55,33 @@ def _rng_choosing(index: int, n: int) -> np.random.Generator:
 @pytest.mark.parametrize("code", ["en"])
 def test_locale_question_templates_have_known_tokens(code: str) -> None:
     loc = load_locale(code)
-    allowed = {"who", "label", "group", "cond_label", "cond_value", "a", "b", "more", "predicate",
-               "value", "k", "question", "first", "second"}
-    texts = [*loc.questions.simple, *loc.questions.conditional, *loc.questions.comparative,
-             *loc.questions.aggregative, *loc.questions.noisy_preface, loc.questions.hybrid_join,
-             *loc.questions.aggregative_predicates.values(), *loc.two_facts,
-             *(t for ts in loc.questions.post_processing.values() for t in ts)]
+    allowed = {
+        "who",
+        "label",
+        "group",
+        "cond_label",
+        "cond_value",
+        "a",
+        "b",
+        "more",
+        "predicate",
+        "value",
+        "k",
+        "question",
+        "first",
+        "second",
+    }
+    texts = [
+        *loc.questions.simple,
+        *loc.questions.conditional,
+        *loc.questions.comparative,
+        *loc.questions.aggregative,
+        *loc.questions.noisy_preface,
+        loc.questions.hybrid_join,
+        *loc.questions.aggregative_predicates.values(),
+        *loc.two_facts,
+        *(t for ts in loc.questions.post_processing.values() for t in ts),
+    ]
     for text in texts:
         tokens = set(re.findall(r"{(\w+)", text))
         assert tokens <= allowed, (text, tokens - allowed)
