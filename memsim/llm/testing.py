@@ -85,6 +85,7 @@ class LogEntry:
     text: str | None
     prompt_tokens: int
     completion_tokens: int
+    started: float
     finished: float
 
 
@@ -147,6 +148,9 @@ class FakeChatServer:
         self.api_key = api_key
         self.log: list[LogEntry] = []
         self._arrivals: dict[int, int] = {}
+        self.in_flight = 0
+        self.max_in_flight = 0
+        """The most chat requests the server was working on at once."""
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -160,7 +164,9 @@ class FakeChatServer:
         httpd.server_bind()
         httpd.server_activate()
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name="fake-chat", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, args=(0.05,), name="fake-chat", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -206,6 +212,8 @@ class FakeChatServer:
         digest = _digest(messages)
         with self._lock:
             arrival = self._arrivals[digest] = self._arrivals.get(digest, 0) + 1
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
         last = str(messages[-1].get("content", "")) if messages else ""
         for rule in self.rules:
             if digest % rule.every != rule.offset:
@@ -215,6 +223,10 @@ class FakeChatServer:
             if rule.times is None or arrival <= rule.times:
                 return digest, arrival, rule.fault
         return digest, arrival, None
+
+    def leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
 
     def record(self, entry: LogEntry) -> None:
         with self._lock:
@@ -240,10 +252,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = json.loads(raw or b"{}")
         messages = body.get("messages") or []
+        started = time.time()
         digest, arrival, fault = fake.arrive(messages)
-        if fake.latency:
-            time.sleep(fake.latency)
-        outcome, status, text = self._respond(body, messages, fault)
+        try:
+            if fake.latency:
+                time.sleep(fake.latency)
+            outcome, status, text = self._respond(body, messages, fault)
+        finally:
+            fake.leave()
         used = text is not None and outcome in ("ok", *CONTENT_FAULTS)
         fake.record(
             LogEntry(
@@ -259,6 +275,7 @@ class _Handler(BaseHTTPRequestHandler):
                 if used
                 else 0,
                 completion_tokens=tokens(text) if used and text else 0,
+                started=started,
                 finished=time.time(),
             )
         )
