@@ -44,8 +44,8 @@ class Fault:
     """``http`` (an error ``status``, with ``retry_after`` seconds if set); ``stall``
     (answer only after ``seconds``); ``malformed_json``, ``not_json``,
     ``no_choices``, ``empty_content`` (a 200 that is not a usable completion); and
-    the content faults ``drop`` (the facts are gone), ``change`` (digits shifted or
-    the longest word reversed), ``invent`` (a sentence with a new name and number)
+    the content faults ``drop`` (the facts are gone), ``change`` (digits shifted, or
+    the last word reversed and capitalised), ``invent`` (a sentence with a new name and number)
     and ``leak`` (meta-text before the rewrite)."""
 
     kind: str
@@ -126,8 +126,8 @@ def spoil(kind: str, reply: str) -> str:
         return reply + INVENTED[lang].format(n=n)
     if re.search(r"\d", reply):
         return re.sub(r"\d", lambda m: str((int(m[0]) + 1) % 10), reply)
-    longest = max(re.findall(r"\w+", reply), key=len)
-    return reply.replace(longest, longest[::-1].capitalize(), 1)
+    last = list(re.finditer(r"\w+", reply))[-1]
+    return reply[: last.start()] + last[0][::-1].capitalize() + reply[last.end() :]
 
 
 class FakeChatServer:
@@ -236,6 +236,7 @@ class FakeChatServer:
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeChatServer
     protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs' connection pools expect
+    disable_nagle_algorithm = True  # headers and body are two writes: no 40 ms ACK wait
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
