@@ -89,7 +89,10 @@ def test_killed_run_resumes_with_the_same_bytes(
         needed = len(server.entries())  # every distinct request, called once
 
         out = tmp_path / "resumed" / "dataset"
-        args = generate_args(profiles_dir, out, *llm_args(server, tmp_path / "c2", backend))
+        # resumed with template records made in 2 worker processes: the same bytes again
+        args = generate_args(
+            profiles_dir, out, *llm_args(server, tmp_path / "c2", backend), "--workers", "2"
+        )
         code = "import sys\nfrom memsim.cli import main\nsys.exit(main())"
         proc = subprocess.Popen(
             [sys.executable, "-c", code, *args],
