@@ -118,6 +118,7 @@ class Rewriter:
         self.window = 2 * options.concurrency + 4
         self.max_consecutive_failures = max(32, 2 * options.concurrency)
         self._consecutive_failures = 0
+        self._stopped: LLMUnavailableError | None = None
 
     def manifest(self) -> dict[str, Any]:
         return {
@@ -134,12 +135,20 @@ class Rewriter:
                 profile = load_profile(self.profiles, int(record["profile_id"][1:]))
                 window.append(self.client.submit(self._record(record, profile)))
                 if len(window) >= self.window:
-                    yield window.popleft().result()
+                    yield self._result(window.popleft())
             while window:
-                yield window.popleft().result()
+                yield self._result(window.popleft())
         finally:
             for pending in window:
                 pending.cancel()
+
+    def _result(self, future: concurrent.futures.Future[Record]) -> Record:
+        try:
+            return future.result()
+        except concurrent.futures.CancelledError:
+            if self._stopped is not None:
+                raise self._stopped from None
+            raise
 
     async def _record(self, record: Record, profile: Profile) -> Record:
         users = profile.of_kind("user")
@@ -220,11 +229,15 @@ class Rewriter:
         self.account.failed_by_reason[failure.reason] += 1
         self._consecutive_failures += 1
         if self._consecutive_failures >= self.max_consecutive_failures:
-            raise LLMUnavailableError(
+            self._stopped = LLMUnavailableError(
                 f"the LLM service failed {self._consecutive_failures} requests in a row "
                 f"(last: {failure.reason} {failure.detail}); completed calls are cached: "
                 "rerun the same command to resume"
             )
+            for task in asyncio.all_tasks():  # make no more calls
+                if task is not asyncio.current_task():
+                    task.cancel()
+            raise self._stopped
 
 
 _QUOTES = {'"': '"', "“": "”", "「": "」", "'": "'"}

@@ -16,9 +16,10 @@ import pytest
 from conftest import SCHEMA, generate, read_records
 
 from memsim.dataset import make_context
+from memsim.llm import LLMConfigError
 from memsim.llm.testing import CONTENT_FAULTS, FakeChatServer, Fault, LogEntry, Rule
 from memsim.profile import Profile
-from memsim.rewrite import RUNS_LOG, RewriteOptions, rewrite_vocabulary
+from memsim.rewrite import RUNS_LOG, LLMUnavailableError, RewriteOptions, rewrite_vocabulary
 from memsim.schema import load_schema
 from memsim.verbalize import value_at
 from memsim.verify import StatedFact, check_rewrite
@@ -245,3 +246,23 @@ def test_faults_never_reach_the_data(
     assert run["completion_tokens"] == sum(e.completion_tokens for e in log)
     assert data["messages"]["template_fallback"] == paths["template_fallback"]
     assert data["messages"]["llm"] == paths["llm"]
+
+
+def test_a_service_that_keeps_failing_stops_the_run(tmp_path: Path, profiles_dir: Path) -> None:
+    down = Rule(Fault("http", status=500), times=None)
+    out = tmp_path / "dataset"
+    with FakeChatServer(rules=[down]) as server:
+        with pytest.raises(LLMUnavailableError, match="32 requests in a row"):
+            generate(
+                profiles_dir, out, options("openai", server, tmp_path / "cache", max_retries=0)
+            )
+        called = len(server.entries())
+    assert 32 <= called < 100  # stopped early, not after trying every message
+    assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "cache"]
+
+
+def test_a_bad_key_stops_the_run(tmp_path: Path, profiles_dir: Path) -> None:
+    out = tmp_path / "dataset"
+    with FakeChatServer(api_key="right") as server, pytest.raises(LLMConfigError, match="401"):
+        generate(profiles_dir, out, options("zhipuai", server, tmp_path / "cache"))
+    assert not out.exists()
