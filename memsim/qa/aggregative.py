@@ -95,7 +95,7 @@ def aggregative(
     attr, op, threshold = found[int(rng.integers(len(found)))]
     shown = ctx.display(group[0], attr, threshold)
     predicate = ctx.loc.questions.aggregative_predicates[op].format(value=shown)
-    question = ctx.choose(ctx.loc.questions.aggregative, rng).format(
+    question = ctx.wording("aggregative", scenario, rng).format(
         group=ctx.group_label(group, plural=True),
         label=ctx.label(group[0], attr),
         predicate=predicate,

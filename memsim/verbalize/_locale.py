@@ -42,8 +42,14 @@ class Calendar(_Strict):
     date: str
     clock: str
     """Time of day; tokens {hour12} {minute:02d} {ampm} {hour:02d}."""
-    am: str
-    pm: str
+    clock_on_hour: str | None = None
+    """Time of day when the minutes are 0 ("晚上7点" rather than "晚上7点00分");
+    ``clock`` when unset."""
+    am: str = ""
+    pm: str = ""
+    day_periods: dict[int, str] = Field(default_factory=dict)
+    """Words for parts of the day by the hour they start at ({0: 凌晨, 5: 早上, 12: 中午,
+    13: 下午, 18: 晚上}); they fill ``{ampm}`` in place of ``am``/``pm`` when given."""
     tomorrow: str
     this_weekday: str
     next_weekday: str
@@ -64,6 +70,21 @@ class Questions(_Strict):
     hybrid_join: str
     answer_join: str
     noisy_preface: list[str]
+    by_scenario: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
+    [...]}}`` where a language words questions about things and about people apart."""
+
+    def wording(self, kind: str, scenario: str) -> list[str]:
+        """The templates of a kind (simple, conditional, comparative, aggregative) for
+        a scenario."""
+        override = self.by_scenario.get(scenario, {}).get(kind)
+        return override if override else list(getattr(self, kind))
+
+    def more(self, key: str, attribute: str) -> str:
+        """The comparative word for an attribute: ``comparative_options`` may hold
+        ``higher.<attribute>`` ("年龄更大", "身高更高") beside the general ``higher``."""
+        options = self.comparative_options
+        return options.get(f"{key}.{attribute}", options[key])
 
 
 class LocaleData(_Strict):
@@ -85,7 +106,22 @@ class LocaleData(_Strict):
     place: str = "{spot}, {city}"
     """A message's place: where the user is (home, the employer, an event) and the city."""
     vowels: str = "aeiou"
-    """Values starting with these letters take ``{a}`` = "an" (English only)."""
+    """Values starting with these letters take ``article_before_vowel`` for ``{a}``."""
+    article: str = "a"
+    """What ``{a}`` says before a value (an empty string where a language has none)."""
+    article_before_vowel: str = "an"
+    capitalize: bool = True
+    """Messages, options and answers that start with a lowercase letter get a capital
+    (off for languages without case, where it could only change a value such as
+    "iPhone" that happens to begin a sentence)."""
+    with_unit: str = "{value} {unit}"
+    """A value with its unit, as answers and options write it ("36 years", "36岁")."""
+
+    def article_for(self, value: str) -> str:
+        return self.article_before_vowel if value[:1].lower() in self.vowels else self.article
+
+    def cap(self, text: str) -> str:
+        return text[:1].upper() + text[1:] if self.capitalize and text else text
 
 
 @lru_cache(maxsize=8)
