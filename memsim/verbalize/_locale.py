@@ -80,6 +80,12 @@ class Questions(_Strict):
         override = self.by_scenario.get(scenario, {}).get(kind)
         return override if override else list(getattr(self, kind))
 
+    def predicate(self, op: str, attribute: str) -> str:
+        """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold
+        ``<op>.<attribute>`` ("长于{value}" for a duration) beside the general ``<op>``."""
+        options = self.aggregative_predicates
+        return options.get(f"{op}.{attribute}", options[op])
+
     def more(self, key: str, attribute: str) -> str:
         """The comparative word for an attribute: ``comparative_options`` may hold
         ``higher.<attribute>`` ("年龄更大", "身高更高") beside the general ``higher``."""
