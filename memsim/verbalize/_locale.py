@@ -6,11 +6,12 @@ passed to :func:`load_locale`) maps key for key onto :class:`LocaleData`.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 
@@ -130,12 +131,39 @@ class LocaleData(_Strict):
         return text[:1].upper() + text[1:] if self.capitalize and text else text
 
 
-@lru_cache(maxsize=8)
+LOCALE_PATH_ENV = "MEMSIM_LOCALE_PATH"
+"""Folders (separated like PATH) searched after the bundled ones for ``<code>.yaml``, so
+a new locale needs no change to memsim: its data file and a schema's phrasings."""
+
+
+def locale_dirs() -> list[Path]:
+    extra = os.environ.get(LOCALE_PATH_ENV, "")
+    return [LOCALES_DIR, *(Path(p) for p in extra.split(os.pathsep) if p)]
+
+
 def load_locale(code_or_path: str) -> LocaleData:
+    """The locale data of a code (a bundled file, or one found in MEMSIM_LOCALE_PATH)
+    or of a file path."""
     path = Path(code_or_path)
     if not path.suffix:
-        path = LOCALES_DIR / f"{code_or_path}.yaml"
+        found = [d / f"{code_or_path}.yaml" for d in locale_dirs()]
+        path = next((p for p in found if p.exists()), found[0])
     if not path.exists():
-        known = ", ".join(sorted(p.stem for p in LOCALES_DIR.glob("*.yaml")))
-        raise ValueError(f"no locale data for '{code_or_path}' (bundled: {known})")
-    return LocaleData.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        known = ", ".join(sorted({p.stem for d in locale_dirs() for p in d.glob("*.yaml")}))
+        raise ValueError(
+            f"no locale data for '{code_or_path}' (known: {known}; "
+            f"add folders to search with {LOCALE_PATH_ENV})"
+        )
+    return _parse(path.resolve())
+
+
+@lru_cache(maxsize=8)
+def _parse(path: Path) -> LocaleData:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read locale data: {exc}") from None
+    try:
+        return LocaleData.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(f"{path}: invalid locale data:\n{exc}") from None
