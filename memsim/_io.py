@@ -20,6 +20,18 @@ def dumps(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def usual_mode(directory: bool = False) -> int:
+    """The permissions open() or mkdir() would give: temp files and folders are made
+    private (0600/0700), and what memsim publishes should not stay so."""
+    return (0o777 if directory else 0o666) & ~_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write a file through a temp file in the same folder and rename it into place."""
     path = Path(path)
@@ -28,6 +40,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, usual_mode())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -55,6 +68,7 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
     out.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
+        os.chmod(stage, usual_mode(directory=True))
         yield stage
         old = None
         if out.exists():

@@ -94,6 +94,44 @@ class Questions(_Strict):
         return options.get(f"{key}.{attribute}", options[key])
 
 
+class Recognise(_Strict):
+    """How :mod:`memsim.verify` recognises values that a message or a rewrite states.
+
+    Date, clock and relative-day patterns use the calendar's tokens ({year} {month}
+    {month_name} {day} {weekday} {hour} {hour12} {minute} {ampm}; format specs such as
+    ``:02d`` are ignored); a space matches any spacing, a comma is optional. The
+    calendar's own rendering templates are always recognised too, so every locale
+    recognises what it renders; these lists add the variants an LLM rewrite may use.
+    """
+
+    number_words: dict[str, int] = Field(default_factory=dict)
+    """Number words and their values ("seven": 7, "七": 7)."""
+    number_multipliers: dict[str, int] = Field(default_factory=dict)
+    """Words that multiply what precedes them ("hundred": 100, "百": 100)."""
+    number_separators: list[str] = Field(default_factory=list)
+    """What may stand between the words of one number ("-", " ", " and ")."""
+    ordinal_suffix: str = ""
+    """A regex allowed right after a day number ("st|nd|rd|th")."""
+    months_short: list[str] = Field(default_factory=list)
+    month_day: list[str] = Field(default_factory=list)
+    date: list[str] = Field(default_factory=list)
+    clock: list[str] = Field(default_factory=list)
+    am: list[str] = Field(default_factory=list)
+    pm: list[str] = Field(default_factory=list)
+    half_hour: list[str] = Field(default_factory=list)
+    """Words for "and a half hour" in a clock pattern's {half} token ("半")."""
+    tomorrow: list[str] = Field(default_factory=list)
+    this_weekday: list[str] = Field(default_factory=list)
+    next_weekday: list[str] = Field(default_factory=list)
+    capitalised_names: bool = False
+    """Whether names are capitalised words (English): a rewrite that brings in a
+    capitalised word the source does not have is rejected as a possible new name."""
+    function_words: list[str] = Field(default_factory=list)
+    """Capitalised words that are never names ("I", "I'm")."""
+    meta_markers: list[str] = Field(default_factory=list)
+    """Phrases that betray prompt leakage or meta-text in a rewrite ("rewritten")."""
+
+
 class LocaleData(_Strict):
     code: str
     self_forms: Forms
@@ -123,6 +161,7 @@ class LocaleData(_Strict):
     "iPhone" that happens to begin a sentence)."""
     with_unit: str = "{value} {unit}"
     """A value with its unit, as answers and options write it ("36 years", "36岁")."""
+    recognise: Recognise = Field(default_factory=Recognise)
 
     def article_for(self, value: str) -> str:
         return self.article_before_vowel if value[:1].lower() in self.vowels else self.article
