@@ -113,6 +113,8 @@ class Recognise(_Strict):
     ordinal_suffix: str = ""
     """A regex allowed right after a day number ("st|nd|rd|th")."""
     months_short: list[str] = Field(default_factory=list)
+    weekday_names: list[str] = Field(default_factory=list)
+    """Other names of the weekdays, in groups of seven, Monday first ("星期一"..."星期日")."""
     month_day: list[str] = Field(default_factory=list)
     date: list[str] = Field(default_factory=list)
     clock: list[str] = Field(default_factory=list)
