@@ -214,3 +214,19 @@ def test_every_kind_and_scenario_is_asked_in_chinese(zh_records: list[dict[str, 
         assert r["locale"] == "zh"
         assert re.search(r"[\u4e00-\u9fff]", r["QA"]["question"]), r["QA"]["question"]
         assert r["QA"]["question"].endswith("？"), r["QA"]["question"]
+
+
+REAL = ROOT.parent / "shared" / "memdaily"
+
+
+@pytest.mark.skipif(
+    not REAL.is_dir(),
+    reason=f"the MemDaily reference data is not at {REAL} (project machines only)",
+)
+def test_the_time_format_checked_above_is_memdailys_own() -> None:
+    items = read_memdaily(REAL)
+    times = [m["time"] for i in items for m in i.messages] + [i.qa["time"] for i in items]
+    assert len(times) > 25_000
+    assert all(MEMDAILY_TIME.match(t) for t in times), [
+        t for t in times if not MEMDAILY_TIME.match(t)
+    ][:5]
