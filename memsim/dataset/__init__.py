@@ -57,6 +57,7 @@ def generate_dataset(
             schema, schema_path, profiles_manifest, options, counts
         ),
         card_title=f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})",
+        card_notes=[f"Locale: {schema.locale} (the language of messages, questions and options)."],
     )
 
 
