@@ -81,6 +81,9 @@ def generate_dataset(
             card_title=(
                 f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})"
             ),
+            card_notes=[
+                f"Locale: {schema.locale} (the language of messages, questions and options)."
+            ],
         )
         if rewriter is not None:
             from memsim.rewrite import log_run

@@ -36,8 +36,9 @@ would give a cue away or that the profile cannot support)."""
 NOISE_PROFILES = 300
 
 
-class GenerationError(RuntimeError):
-    """A question could not be generated (the schema cannot support the kind)."""
+class GenerationError(ValueError):
+    """A question could not be generated (the schema cannot support the kind): bad
+    input, so the CLI reports it with exit status 2 rather than a traceback."""
 
 
 @dataclass(frozen=True)

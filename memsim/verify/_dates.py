@@ -63,9 +63,13 @@ def _token_regex(token: str, loc: LocaleData, numbers: Numerals, seen: set[str])
     if token == "month_name":
         return group(guarded([*cal.months, *rec.months_short]))
     if token in ("weekday", "weekday_short"):
-        return group(guarded([*cal.weekdays, *cal.weekdays_short]))
+        return group(guarded([*cal.weekdays, *cal.weekdays_short, *rec.weekday_names]))
     if token == "ampm":
-        am, pm = guarded([cal.am, *rec.am]), guarded([cal.pm, *rec.pm])
+        # the calendar's parts of the day (早上, 下午...) count as am or pm by the hour
+        # they start at
+        periods = cal.day_periods.items()
+        am = guarded([cal.am, *rec.am, *(w for h, w in periods if h < 12)])
+        pm = guarded([cal.pm, *rec.pm, *(w for h, w in periods if h >= 12)])
         return f"(?:(?P<am>{am})|(?P<pm>{pm}))" if name else f"(?:{am}|{pm})"
     if token == "half":
         return group(guarded(rec.half_hour))
@@ -118,9 +122,10 @@ def _compile(loc: LocaleData) -> Patterns:
     months |= {fold(m): i + 1 for i, m in enumerate(rec.months_short)}
     weekdays = {fold(w): i for i, w in enumerate(cal.weekdays)}
     weekdays |= {fold(w): i for i, w in enumerate(cal.weekdays_short)}
+    weekdays |= {fold(w): i % 7 for i, w in enumerate(rec.weekday_names)}
     return Patterns(
         dates=each([cal.date, cal.month_day, *rec.date, *rec.month_day]),
-        clocks=each([cal.clock, *rec.clock]),
+        clocks=each([cal.clock, *([cal.clock_on_hour] if cal.clock_on_hour else []), *rec.clock]),
         relative=tuple(relative),
         months=months,
         weekdays=weekdays,
@@ -170,7 +175,7 @@ def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt
 
 def clocks_in(text: str, loc: LocaleData) -> set[tuple[int, int]]:
     """Every time of day ``text`` names, as (hour 0-23, minute). A bare "7:30" inside
-    "7:30 PM" is not also taken for 07:30."""
+    "7:30 PM" is not also taken for 07:30, nor "7点" inside "7点30分" for 7:00."""
     p = patterns(loc)
     folded = fold(text)
     found: list[tuple[int, int, tuple[int, int], bool]] = []
@@ -181,10 +186,13 @@ def clocks_in(text: str, loc: LocaleData) -> set[tuple[int, int]]:
                 qualified = bool(m.groupdict().get("am") or m.groupdict().get("pm"))
                 found.append((m.start(), m.end(), clock, qualified))
     spans = [(a, b) for a, b, _, qualified in found if qualified]
+    every = [(a, b) for a, b, _, _ in found]
     return {
         clock
         for a, b, clock, qualified in found
-        if qualified or not any(a < y and x < b for x, y in spans)
+        if (qualified or not any(a < y and x < b for x, y in spans))
+        # "晚上7点" inside "晚上7点30分" is part of one time, not a time of its own
+        and not any(x <= a and b <= y and (x, y) != (a, b) for x, y in every)
     }
 
 

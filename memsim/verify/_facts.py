@@ -88,9 +88,11 @@ def identifier_like(value: str) -> bool:
 
 
 def identifier_regex(value: str) -> re.Pattern[str]:
-    """The value's letters and digits in order, with any separators between them."""
+    """The value's letters and digits in order, with any separators between them, not
+    inside a longer run of Latin letters and digits (a Chinese character right before
+    or after is not part of it: "号码是13412345678。")."""
     chars = [re.escape(c) for c in fold(value) if c.isalnum()]
-    return re.compile(r"(?<![^\W_])" + r"[\W_]*".join(chars) + r"(?![^\W_])")
+    return re.compile(r"(?<![0-9a-z])" + r"[\W_]*".join(chars) + r"(?![0-9a-z])")
 
 
 def words(text: str, loc: LocaleData) -> list[str]:
