@@ -31,11 +31,15 @@ def profiles_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def generate(
-    profiles: Path, out: Path, rewrite: RewriteOptions | None = None, per_type: int = PER_TYPE
+    profiles: Path,
+    out: Path,
+    rewrite: RewriteOptions | None = None,
+    per_type: int = PER_TYPE,
+    schema: Path = SCHEMA,
 ) -> dict[str, Any]:
     return generate_dataset(
-        load_schema(SCHEMA),
-        SCHEMA,
+        load_schema(schema),
+        schema,
         profiles,
         out,
         GenerateOptions(per_type=per_type, verbalizer=rewrite.backend if rewrite else "template"),

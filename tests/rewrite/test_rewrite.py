@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import SCHEMA, generate, read_records
 
+from memsim.cli import main
 from memsim.dataset import make_context
 from memsim.llm import LLMConfigError
 from memsim.llm.testing import CONTENT_FAULTS, FakeChatServer, Fault, LogEntry, Rule
@@ -25,6 +28,7 @@ from memsim.verbalize import value_at
 from memsim.verify import StatedFact, check_rewrite
 
 BACKENDS = ("openai", "zhipuai")
+CJK = re.compile(r"[\u4e00-\u9fff]")
 TEXT_KEYS = {"message", "verbalizer", "template"}
 QUESTION_KEYS = {"question", "verbalizer", "template"}
 
@@ -56,9 +60,11 @@ def assert_only_text_changed(llm: list[dict[str, Any]], tpl: list[dict[str, Any]
         ]
 
 
-def independent_problems(records: list[dict[str, Any]], profiles_dir: Path) -> list[str]:
+def independent_problems(
+    records: list[dict[str, Any]], profiles_dir: Path, schema_path: Path = SCHEMA
+) -> list[str]:
     """Every 'llm' message re-checked with memsim.verify from the profile JSON."""
-    schema = load_schema(SCHEMA)
+    schema = load_schema(schema_path)
     ctx = make_context(schema, 0)
     vocab = rewrite_vocabulary(ctx)
     noise = {p.id: p for p in ctx.noise_profiles}
@@ -266,3 +272,26 @@ def test_a_bad_key_stops_the_run(tmp_path: Path, profiles_dir: Path) -> None:
     with FakeChatServer(api_key="right") as server, pytest.raises(LLMConfigError, match="401"):
         generate(profiles_dir, out, options("zhipuai", server, tmp_path / "cache"))
     assert not out.exists()
+
+
+def test_chinese_data_gets_chinese_prompts(tmp_path: Path) -> None:
+    schema = SCHEMA.with_name("daily_life.zh.yaml")
+    profiles = tmp_path / "profiles"
+    args = ["profiles", "--schema", str(schema), "--n", "12", "--out", str(profiles)]
+    assert CliRunner().invoke(main, [*args, "--no-progress"]).exit_code == 0
+    with FakeChatServer() as server:
+        generate(
+            profiles,
+            tmp_path / "dataset",
+            options("zhipuai", server, tmp_path / "cache"),
+            2,
+            schema,
+        )
+        log = server.entries()
+    records = read_records(tmp_path / "dataset")
+    assert log and all(CJK.search(e.body["messages"][0]["content"]) for e in log)
+    assert all("年龄" in e.body["messages"][0]["content"] for e in log)  # the persona, in Chinese
+    paths = [m["verbalizer"] for r in records for m in r["message_list"] if m["facts"]]
+    assert paths.count("llm") >= 0.9 * len(paths)
+    assert set(paths) <= {"llm", "template_fallback"}
+    assert independent_problems(records, profiles, schema) == []
