@@ -68,6 +68,10 @@ def generate_dataset(
             records = rewriter.rewrite(records)
         if progress is not None:
             records = progress(records, total)
+            if rewriter is not None:
+                from memsim.rewrite import with_llm_postfix
+
+                records = with_llm_postfix(records, rewriter)
 
         def manifest(counts: dict[str, Any]) -> dict[str, Any]:
             made = manifest_for(schema, schema_path, profiles_manifest, options, counts)

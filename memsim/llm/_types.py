@@ -28,9 +28,15 @@ class ChatRequest:
     stop: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # lists are accepted and stored as tuples, so the request stays hashable
+        object.__setattr__(self, "messages", tuple(tuple(m) for m in self.messages))
+        object.__setattr__(self, "stop", tuple(self.stop))
         if not self.messages:
             raise ValueError("a chat request needs at least one message")
-        for role, content in self.messages:
+        for message in self.messages:
+            if len(message) != 2:
+                raise ValueError(f"a chat message is (role, content), not {message!r}")
+            role, content = message
             if role not in ROLES:
                 raise ValueError(f"unknown chat role {role!r} (known: {', '.join(ROLES)})")
             if not isinstance(content, str):

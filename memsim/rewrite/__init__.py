@@ -19,7 +19,13 @@ from memsim.rewrite._pass import (
     clean,
 )
 from memsim.rewrite._prompts import RewritePrompts, load_prompts
-from memsim.rewrite._run import RUNS_LOG, cache_folder, log_run, open_rewriter
+from memsim.rewrite._run import (
+    RUNS_LOG,
+    cache_folder,
+    log_run,
+    open_rewriter,
+    with_llm_postfix,
+)
 
 __all__ = [
     "RUNS_LOG",
@@ -38,4 +44,5 @@ __all__ = [
     "question_problems",
     "rewrite_vocabulary",
     "stated_facts",
+    "with_llm_postfix",
 ]

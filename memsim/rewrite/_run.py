@@ -9,10 +9,10 @@ appended, one JSON line per run, to ``runs.jsonl`` in the cache folder.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -21,6 +21,7 @@ from memsim.rewrite._pass import RewriteOptions, Rewriter
 from memsim.schema import Schema
 
 RUNS_LOG = "runs.jsonl"
+T = TypeVar("T")
 
 
 @contextmanager
@@ -43,6 +44,20 @@ def open_rewriter(
         yield Rewriter(client, make_context(schema, seed), profiles, options)
     finally:
         client.close()
+
+
+def with_llm_postfix(bar: Iterable[T], rewriter: Rewriter) -> Iterator[T]:
+    """Iterate a progress bar, showing the LLM counts beside it (when it is a tqdm bar)."""
+    show = getattr(bar, "set_postfix_str", None)
+    for item in bar:
+        if show is not None:
+            stats, account = rewriter.client.stats, rewriter.account
+            show(
+                f"calls {stats.calls}, cache hits {stats.cache_hits}, retries {stats.retries}, "
+                f"rejected {account.rejected}, fallbacks {sum(account.fallbacks.values())}",
+                refresh=False,
+            )
+        yield item
 
 
 def cache_folder(options: RewriteOptions) -> Path:
