@@ -37,7 +37,9 @@ def generate_args(profiles: Path, out: Path, *extra: str) -> list[str]:
     ]
 
 
-def llm_args(server: FakeChatServer, cache: Path, backend: str = "openai") -> list[str]:
+def llm_args(
+    server: FakeChatServer, cache: Path, backend: str = "openai", concurrency: int = CONCURRENCY
+) -> list[str]:
     return [
         "--verbalizer",
         backend,
@@ -46,7 +48,7 @@ def llm_args(server: FakeChatServer, cache: Path, backend: str = "openai") -> li
         "--base-url",
         server.base_url,
         "--concurrency",
-        str(CONCURRENCY),
+        str(concurrency),
         "--cache",
         str(cache),
     ]
@@ -82,9 +84,9 @@ def test_killed_run_resumes_with_the_same_bytes(
             generate_args(
                 profiles_dir,
                 tmp_path / "ref" / "dataset",
-                *llm_args(server, tmp_path / "c1", backend),
+                *llm_args(server, tmp_path / "c1", backend, concurrency=9),
             )
-        )
+        )  # the reference: another concurrency, one process
         assert ref.returncode == 0, ref.stderr
         needed = len(server.entries())  # every distinct request, called once
 
