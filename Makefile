@@ -47,6 +47,10 @@ typecheck: install ## mypy --strict on the package
 bench-profiles: install ## Profiles/s and peak memory at 1k/10k/100k, against pgmpy's sampler
 	$(BIN)/python benchmarks/sample_profiles.py
 
+.PHONY: bench-llm
+bench-llm: install ## LLM path: req/s at concurrency 1..64 vs ideal, calls per question (fake server)
+	$(BIN)/python benchmarks/llm_throughput.py
+
 MEMDAILY ?= ../shared/memdaily
 
 compare-memdaily: install ## Print this dataset's data card beside MemDaily's (e.g. LOCALE=zh; run make dataset first)
