@@ -39,7 +39,7 @@ def expected(request: ChatRequest) -> str:
 
 
 def client(backend: str, server: FakeChatServer, cache: Path, **kw: object):  # type: ignore[no-untyped-def]
-    options = {"concurrency": 4, "timeout": 2.0, "backoff_base": 0.01, **kw}
+    options = {"concurrency": 4, "timeout": 10.0, "backoff_base": 0.01, **kw}
     return make_client(backend, "glm-4-flash", base_url=server.base_url, cache_dir=cache, **options)  # type: ignore[arg-type]
 
 
@@ -71,16 +71,16 @@ def test_transient_faults_are_retried_and_counted(backend: str, tmp_path: Path) 
     rules = [
         Rule(Fault("http", status=503), every=7, offset=0),
         Rule(Fault("http", status=429, retry_after=0.3), every=7, offset=1),
-        Rule(Fault("stall", seconds=0.8), every=7, offset=2),
+        Rule(Fault("stall", seconds=4.0), every=7, offset=2),
         Rule(Fault("malformed_json"), every=7, offset=3),
         Rule(Fault("not_json"), every=7, offset=4),
         Rule(Fault("no_choices"), every=7, offset=5),
         Rule(Fault("empty_content"), every=7, offset=6, times=2),
     ]
     reqs = requests(40)
-    with FakeChatServer(rules=rules) as server, client(backend, server, tmp_path, timeout=0.3) as c:
+    with FakeChatServer(rules=rules) as server, client(backend, server, tmp_path, timeout=1.5) as c:
         out = c.complete_all(reqs)
-        time.sleep(0.6)  # let the stalled handlers finish and log themselves
+        time.sleep(4.0)  # let the stalled handlers finish and log themselves
         log = server.entries()
     assert [r.text for r in out if isinstance(r, ChatReply)] == [expected(r) for r in reqs]
     faulted = [e for e in log if e.outcome != "ok"]
