@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -66,7 +67,9 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
     out = Path(out)
     _check_replaceable(out, kind)
     out.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    _remove_stale(out)
+    prefix = f".{out.name}.{os.getpid()}."
+    stage = Path(tempfile.mkdtemp(prefix=prefix, suffix=".partial", dir=out.parent))
     try:
         os.chmod(stage, usual_mode(directory=True))
         yield stage
@@ -80,6 +83,27 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
+
+
+def _remove_stale(out: Path) -> None:
+    """Remove the staging (and swapped-out) folders that runs killed outright (SIGKILL,
+    power loss) left beside ``out``; their names carry the pid of the run that made them,
+    so a folder of a run that is still going is left alone."""
+    pattern = re.compile(rf"^\.{re.escape(out.name)}\.(\d+)\.(?:.*\.partial|old)$")
+    for path in out.parent.iterdir():
+        m = pattern.match(path.name)
+        if m and path.is_dir() and not _alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _check_replaceable(out: Path, kind: str) -> None:

@@ -58,3 +58,26 @@ def test_an_earlier_output_of_the_same_kind_is_replaced_whole(tmp_path: Path) ->
             (stage / f"file{n}").write_bytes(b"x")
     assert sorted(p.name for p in out.iterdir()) == sorted([MANIFEST, "file2"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_leftovers_of_a_killed_run_are_cleaned_up(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pid = int(dead.stdout)  # that process has exited
+    stale = tmp_path / f".out.{pid}.abc123.partial"
+    stale.mkdir()
+    (stale / "half.json").write_bytes(b"{")
+    running = tmp_path / f".out.{os.getpid()}.zzz.partial"  # a run still going: kept
+    running.mkdir()
+    other = tmp_path / f".other.{pid}.abc.partial"  # another output's: not ours to touch
+    other.mkdir()
+    with atomic_output_dir(tmp_path / "out", "thing") as stage:
+        (stage / MANIFEST).write_bytes(dumps({"kind": "thing"}))
+    assert not stale.exists() and running.exists() and other.exists()

@@ -74,7 +74,7 @@ def text_stated(text: str, value: str, loc: LocaleData) -> bool:
     if not value.strip():
         return True
     if CJK.search(value):
-        return _squeeze(value, loc) in _squeeze(text, loc)
+        return squeeze(value, loc) in squeeze(text, loc)
     if identifier_like(value):
         return identifier_regex(value).search(fold(text)) is not None
     wanted = " ".join(words(value, loc))
@@ -100,7 +100,7 @@ def words(text: str, loc: LocaleData) -> list[str]:
     return re.findall(r"\w+", _numbers_as_digits(text, loc, " "))
 
 
-def _squeeze(text: str, loc: LocaleData) -> str:
+def squeeze(text: str, loc: LocaleData) -> str:
     """Folded, spacing removed, numbers as plain digits (for scripts without spaces)."""
     return re.sub(r"\s+", "", _numbers_as_digits(text, loc, ""))
 
@@ -120,6 +120,7 @@ __all__ = [
     "fact_stated",
     "identifier_like",
     "identifier_regex",
+    "squeeze",
     "text_stated",
     "words",
 ]

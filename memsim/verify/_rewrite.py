@@ -23,7 +23,7 @@ from string import Formatter
 from memsim.schema import Schema
 from memsim.verbalize import LocaleData, value_at
 from memsim.verify._dates import clocks_in
-from memsim.verify._facts import CJK, StatedFact, fact_stated, text_stated, words
+from memsim.verify._facts import CJK, StatedFact, fact_stated, squeeze, text_stated, words
 from memsim.verify._numbers import fold, numerals
 
 MAX_TERM_WORDS = 8
@@ -38,7 +38,8 @@ class Vocabulary:
     terms: frozenset[str] = frozenset()
     """Known values as their folded words joined by one space."""
     cjk_terms: frozenset[str] = frozenset()
-    """Known values in a CJK script, folded, spacing removed."""
+    """Known values in a CJK script, folded, spacing removed, numbers as digits (so
+    "十人" is not found inside "五十人")."""
     refer: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Entity kind -> the attributes its name is made of ("my {relation}")."""
 
@@ -57,7 +58,7 @@ def vocabulary_for(
     terms, cjk = set(), set()
     for value in values:
         if CJK.search(value):
-            cjk.add(re.sub(r"\s+", "", fold(value)))
+            cjk.add(squeeze(value, loc))
             continue
         tokens = words(value, loc)
         if 0 < len(tokens) <= MAX_TERM_WORDS and not all(t.isdigit() for t in tokens):
@@ -140,7 +141,7 @@ def new_terms(source: str, rewrite: str, vocabulary: Vocabulary, loc: LocaleData
                 if term in vocabulary.terms:
                     found.append(term)
     if vocabulary.cjk_terms and CJK.search(rewrite):
-        squeezed = re.sub(r"\s+", "", fold(rewrite))
+        squeezed = squeeze(rewrite, loc)
         found += [t for t in vocabulary.cjk_terms if t in squeezed]
     return [t for t in dict.fromkeys(found) if not text_stated(source, t, loc)]
 

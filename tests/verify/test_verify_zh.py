@@ -18,6 +18,7 @@ from memsim.verify import (
     clocks_in,
     dates_in,
     fact_stated,
+    new_terms,
     numbers_in,
     relative_days_in,
     vocabulary_for,
@@ -169,3 +170,10 @@ def test_a_clock_said_another_way_is_not_a_new_number(vocab: Vocabulary) -> None
     src = "发布会定在下周五晚上7点30分。"
     assert check_rewrite(src, "下周五19:30有发布会，别忘了。", [event], ZH, vocab) == []
     assert check_rewrite(src, "下周五晚上七点半有发布会。", [event], ZH, vocab) == []
+
+
+def test_a_known_value_inside_a_larger_number_is_not_new(vocab: Vocabulary) -> None:
+    # "十人" (a scale value) is not found inside "五十人": both sides compare as digits
+    src = "这次团建的规模大概是五十人。"
+    assert new_terms(src, "顺便说一下，这次团建的规模大概是五十人。", vocab, ZH) == []
+    assert new_terms(src, "这次团建大概五十人，另外还有十人的小会。", vocab, ZH) != []
