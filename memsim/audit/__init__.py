@@ -13,7 +13,10 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
     _classifier,
+    _correctness,
+    _faithful,
     _messages,
+    _noise,
     _shortcuts,
     _structure,
 )

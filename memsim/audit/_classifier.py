@@ -36,7 +36,7 @@ FEATURES = (
     "log words",
     "digit share",
     "latin letter share",
-    "uppercase share",
+    "uppercase share of Latin letters",
     "CJK share",
     "log punctuation",
     "terminal punctuation",
@@ -50,26 +50,35 @@ FEATURES = (
 )
 
 
+_DIGIT = re.compile(r"\d")
+_LATIN = re.compile(r"[A-Za-z]")
+_UPPER = re.compile(r"[A-Z]")
+_PUNCT = re.compile(r"[^\w\s]")
+_INNER_CAP = re.compile(r"(?<=\s)[A-Z]")
+_SENTENCE = re.compile(r"[.。!！?？]+")
+_COMMA = re.compile(r"[,，、]")
+_RUN4 = re.compile(r"\d{4}")
+
+
 def features(text: str) -> list[float]:
     n = max(len(text), 1)
-    letters = [c for c in text if c.isalpha()]
-    latin = sum(c.isascii() for c in letters)
-    inner_caps = len(re.findall(r"(?<=\s)[A-Z]", text))
+    latin = len(_LATIN.findall(text))
+    letters = latin + len(CJK.findall(text))
     return [
         math.log1p(len(text)),
         math.log1p(len(text.split())),
-        sum(c.isdigit() for c in text) / n,
+        len(_DIGIT.findall(text)) / n,
         latin / n,
-        sum(c.isupper() for c in letters) / max(len(letters), 1),
-        len(CJK.findall(text)) / n,
-        math.log1p(sum(not c.isalnum() and not c.isspace() for c in text)),
+        len(_UPPER.findall(text)) / max(latin, 1),
+        (letters - latin) / n,
+        math.log1p(len(_PUNCT.findall(text))),
         float(text.rstrip()[-1:] in TERMINAL),
         float("?" in text or "？" in text),
         float("!" in text or "！" in text),
-        float(len(re.findall(r"[.。!！?？]+", text))),
-        float(len(re.findall(r"[,，、]", text))),
-        math.log1p(inner_caps),
-        float(bool(re.search(r"\d{4}", text))),
+        float(len(_SENTENCE.findall(text))),
+        float(len(_COMMA.findall(text))),
+        math.log1p(len(_INNER_CAP.findall(text))),
+        float(_RUN4.search(text) is not None),
         float("@" in text),
     ]
 

@@ -35,7 +35,7 @@ class AuditOptions:
     chance (smaller samples only warn: 10 points on 60 items can be luck)."""
     prior_sample: int = 2000
     """Profiles sampled for the empirical option prior of non-discrete answers."""
-    classifier_items: int = 4000
+    classifier_items: int = 3000
     """Trajectories kept (seeded reservoir) for the format classifier."""
     seed: int = 0
     """Seed of the audit's own draws (reservoirs, the prior sample)."""

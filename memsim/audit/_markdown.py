@@ -23,7 +23,7 @@ def _ordered(report: AuditReport) -> list[CheckResult]:
 
 def summary_lines(report: AuditReport) -> list[str]:
     """The table `memsim audit` prints: one line per check, then the verdict."""
-    rows = [("check", "status", "items", "errors", "warnings", "infos")]
+    rows: list[tuple[str, ...]] = [("check", "status", "items", "errors", "warnings", "infos")]
     for r in _ordered(report):
         rows.append(
             (r.name, r.status, str(r.stats.items), *(str(r.severities[s]) for s in SEVERITIES))
