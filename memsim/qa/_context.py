@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Formatter
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from memsim.graph import BRNet
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, numeric_options, pick_distinct
+from memsim.qa._pool import Given
 from memsim.qa._types import FactRef
 from memsim.schema import Attribute, Schema
 from memsim.verbalize import LocaleData, TemplateVerbalizer, capitalize_first, render_value
@@ -37,12 +40,41 @@ class QAContext:
     def attribute(self, entity: Entity, attr: str) -> Attribute:
         return self.schema.attributes_of(entity.kind)[attr]
 
+    def naming(self, entity: Entity) -> list[str]:
+        """The attributes the entity is named by ("my {relation}" -> relation)."""
+        refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
+        return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
+
     def askable(self, entity: Entity) -> list[str]:
         """Attributes a question may ask about: not the ones the entity is named by
         (asking "my mother"'s relation gives itself away) and not gender."""
-        refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
-        named_by = {f for _, f, _, _ in Formatter().parse(refer) if f}
+        named_by = set(self.naming(entity))
         return [a for a in entity.facts if a not in named_by and a != "gender"]
+
+    def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given:
+        """What a question that names ``entity`` by ``attrs`` tells a reader about the
+        ``asked`` attribute: the value of each categorical one, and for a text (a name, an
+        opinion) the categorical attributes of the entity it is made from (an event's
+        name is made from its type and location); of those, only the ones ``asked``
+        depends on (d-separation in the BRNet), so the pool is not thinned for nothing."""
+        out: dict[str, object] = {}
+        for attr in attrs:
+            kind = entity.facts[attr].type
+            if kind == "categorical":
+                out[attr] = entity.facts[attr].value
+            elif kind == "text":
+                out |= {a: entity.facts[a].value for a in self._drawn_from(entity, attr)}
+        keep = relevant(self.net, f"{entity.id}.{asked}", tuple(f"{entity.id}.{a}" for a in out))
+        return tuple(sorted((a, v) for a, v in out.items() if f"{entity.id}.{a}" in keep))
+
+    def _drawn_from(self, entity: Entity, attr: str) -> list[str]:
+        node = self.net[entity.facts[attr].id]
+        same = [p.rsplit(".", 1) for p in node.parents]
+        return [
+            a
+            for slot, a in same
+            if slot == entity.id and a in entity.facts and entity.facts[a].type == "categorical"
+        ]
 
     def ordered(self, entity: Entity, attr: str) -> bool:
         a = self.attribute(entity, attr)
@@ -92,9 +124,10 @@ class QAContext:
         return value
 
     def value_options(
-        self, entity: Entity, attr: str, rng: np.random.Generator
+        self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()
     ) -> list[str] | None:
-        """The entity's value and three distractors of the same attribute."""
+        """The entity's value and three distractors of the same attribute, drawn from the
+        values the question leaves possible (``given``: what it reveals)."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
         if a.type == "integer":
@@ -103,7 +136,7 @@ class QAContext:
         answer = self.display(entity, attr)
         # a dozen uniform draws almost always hold 3 usable ones; else look at them all
         for k in (12, 10**9):
-            sample = self.pool.sample_distinct(entity.kind, attr, k, rng)
+            sample = self.pool.sample_support(entity.kind, attr, k, rng, given)
             picked = pick_distinct(
                 [self.display(entity, attr, v) for v in sample], [answer], 3, rng
             )
@@ -111,10 +144,14 @@ class QAContext:
                 return [answer, *picked]
         return None
 
-    def accept(self, entity: Entity, attr: str, rng: np.random.Generator) -> bool:
-        if self.attribute(entity, attr).type != "categorical":
+    def accept(
+        self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()
+    ) -> bool:
+        """Whether to keep a question about this value (see :class:`ValuePool`); numbers
+        are kept (their options are spread around them, with a uniform rank)."""
+        if self.attribute(entity, attr).type == "integer":
             return True
-        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng)
+        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng, given)
 
     @staticmethod
     def ref(entity: Entity, attr: str) -> FactRef:
@@ -130,6 +167,22 @@ class QAContext:
     @staticmethod
     def cap(text: str) -> str:
         return capitalize_first(text)
+
+
+@lru_cache(maxsize=4096)
+def _relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str]:
+    keep = set(revealed) - {asked}
+    separated = getattr(nx, "is_d_separator", None) or nx.d_separated
+    for node in revealed:
+        if node in keep and separated(net.graph, {asked}, {node}, keep - {node}):
+            keep.discard(node)  # asked is independent of it given the rest: drop it
+    return frozenset(keep | ({asked} & set(revealed)))
+
+
+def relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str]:
+    """The revealed nodes ``asked`` depends on given the others; P(asked | revealed) =
+    P(asked | these), since each node dropped is d-separated from it by the rest."""
+    return _relevant(net, asked, revealed)
 
 
 def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:
