@@ -17,6 +17,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _faithful,
     _messages,
     _noise,
+    _prior,
     _shortcuts,
     _structure,
 )

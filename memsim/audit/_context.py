@@ -33,7 +33,7 @@ class AuditOptions:
     shortcut_z: float = 3.0
     """...and an error on our own data when it is also this many standard errors above
     chance (smaller samples only warn: 10 points on 60 items can be luck)."""
-    prior_sample: int = 2000
+    prior_sample: int = 1000
     """Profiles sampled for the empirical option prior of non-discrete answers."""
     classifier_items: int = 3000
     """Trajectories kept (seeded reservoir) for the format classifier."""

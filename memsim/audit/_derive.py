@@ -36,8 +36,13 @@ class Derived:
     """Whether an option says this answer."""
     other_values: tuple[str, ...] = ()
     """Displays of values the asked fact held at other times (identity only)."""
-    needles: tuple[str, ...] = field(default=())
-    """What the question must name (the entities, the attribute, the condition)."""
+    terms: Callable[[], tuple[str, ...]] = field(default=lambda: ())
+    """What the question must name (the entities, the attribute, the condition); a
+    function, so that deriving answers for the option prior does not render names."""
+
+    @property
+    def needles(self) -> tuple[str, ...]:
+        return self.terms()
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def derive(
 
 
 def _at(fact: Any, when: dt.datetime) -> Any:
-    return fact.value_at(when.isoformat(timespec="minutes"))
+    return fact.value_at(when.isoformat(timespec="minutes")) if fact.history else fact.value
 
 
 @transform("identity")
@@ -64,7 +64,7 @@ def identity(
     entity, fact = d.fact(p, params["entity"], params["attribute"])
     value = _at(fact, when)
     facts = {fact.id}
-    needles = [d.label(entity, fact.attribute)]
+    named: list[Callable[[], str]] = [lambda: d.label(entity, fact.attribute)]
     if "condition" in params:
         cond = d.fact(p, entity.id, params["condition"])[1]
         shown = d.display(entity, cond, _at(cond, when))
@@ -84,9 +84,9 @@ def identity(
         if rivals:
             raise DerivationError(f"the condition {shown!r} also holds for {rivals}")
         facts.add(cond.id)
-        needles += [d.label(entity, cond.attribute), shown]
+        named += [lambda: d.label(entity, cond.attribute), lambda: shown]
     else:
-        needles.append(d.who(entity))
+        named.append(lambda: d.who(entity))
     others = tuple(
         d.display(entity, fact, step.value) for step in fact.history if step.value != value
     )
@@ -96,7 +96,7 @@ def identity(
         frozenset(facts),
         d.value_means(entity, fact, value, when),
         others,
-        tuple(needles),
+        lambda: tuple(f() for f in named),
     )
 
 
@@ -125,7 +125,7 @@ def compare(
         outcome,
         frozenset(facts),
         d.text_means(text),
-        needles=(d.who(a), d.who(b), d.label(a, attr)),
+        terms=lambda: (d.who(a), d.who(b), d.label(a, attr)),
     )
 
 
@@ -152,14 +152,14 @@ def count(
         number,
         frozenset(f.id for _, f in named),
         d.number_means(number),
-        needles=(d.label(first_entity, attr), predicate),
+        terms=lambda: (d.label(first_entity, attr), predicate),
     )
 
 
-def _number(number: int, facts: set[str], d: Deriver, needles: list[str]) -> Derived:
-    return Derived(
-        str(number), number, frozenset(facts), d.number_means(number), needles=tuple(needles)
-    )
+def _number(
+    number: int, facts: set[str], d: Deriver, terms: Callable[[], tuple[str, ...]]
+) -> Derived:
+    return Derived(str(number), number, frozenset(facts), d.number_means(number), terms=terms)
 
 
 @transform("digit_sum")
@@ -171,7 +171,9 @@ def digit_sum(
     digits = [int(c) for c in str(_at(fact, when)) if c.isdigit()]
     if len(digits) < k:
         raise DerivationError(f"{fact.id} has fewer than {k} digits")
-    return _number(sum(digits[-k:]), {fact.id}, d, [d.who(entity), d.label(entity, fact.attribute)])
+    return _number(
+        sum(digits[-k:]), {fact.id}, d, lambda: (d.who(entity), d.label(entity, fact.attribute))
+    )
 
 
 @transform("age_difference")
@@ -180,7 +182,7 @@ def age_difference(
 ) -> Derived:
     (a, fa), (b, fb) = (d.fact(p, e, params["attribute"]) for e in params["entities"])
     number = abs(int(_at(fa, when)) - int(_at(fb, when)))
-    return _number(number, {fa.id, fb.id}, d, [d.who(a), d.who(b)])
+    return _number(number, {fa.id, fb.id}, d, lambda: (d.who(a), d.who(b)))
 
 
 @transform("days_between")
@@ -190,7 +192,7 @@ def days_between(
     pairs = [d.fact(p, e, a) for e, a in zip(params["entities"], params["attributes"], strict=True)]
     (a, fa), (b, fb) = pairs
     days = [dt.date.fromisoformat(str(_at(f, when))[:10]) for f in (fa, fb)]
-    return _number(abs((days[0] - days[1]).days), {fa.id, fb.id}, d, [d.who(a), d.who(b)])
+    return _number(abs((days[0] - days[1]).days), {fa.id, fb.id}, d, lambda: (d.who(a), d.who(b)))
 
 
 @transform("season")
@@ -202,9 +204,12 @@ def season(
     names = [name for name, months in d.loc.seasons.items() if month in months]
     if len(names) != 1:
         raise DerivationError(f"month {month} is in {len(names)} seasons of the locale")
-    needles = (d.who(entity), d.label(entity, fact.attribute))
     return Derived(
-        names[0], names[0], frozenset({fact.id}), d.text_means(names[0]), needles=needles
+        names[0],
+        names[0],
+        frozenset({fact.id}),
+        d.text_means(names[0]),
+        terms=lambda: (d.who(entity), d.label(entity, fact.attribute)),
     )
 
 
@@ -215,7 +220,9 @@ def weekday(
     entity, fact = d.fact(p, params["entity"], params["attribute"])
     day = dt.date.fromisoformat(str(_at(fact, when))[:10])
     name = d.loc.calendar.weekdays[day.weekday()]
-    return Derived(name, name, frozenset({fact.id}), d.text_means(name), needles=(d.who(entity),))
+    return Derived(
+        name, name, frozenset({fact.id}), d.text_means(name), terms=lambda: (d.who(entity),)
+    )
 
 
 @transform("email_domain")
@@ -227,8 +234,13 @@ def email_domain(
     if "@" not in value:
         raise DerivationError(f"{fact.id} = {value!r} is not an e-mail address")
     domain = value.split("@", 1)[1]
-    needles = (d.who(entity), d.label(entity, fact.attribute))
-    return Derived(domain, domain, frozenset({fact.id}), d.text_means(domain), needles=needles)
+    return Derived(
+        domain,
+        domain,
+        frozenset({fact.id}),
+        d.text_means(domain),
+        terms=lambda: (d.who(entity), d.label(entity, fact.attribute)),
+    )
 
 
 @transform("hybrid")
@@ -253,7 +265,7 @@ def hybrid(
         [first.value, second.value],
         first.facts | second.facts,
         means,
-        needles=first.needles + second.needles,
+        terms=lambda: first.needles + second.needles,
     )
 
 
