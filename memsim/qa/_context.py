@@ -68,13 +68,22 @@ class QAContext:
         return tuple(sorted((a, v) for a, v in out.items() if f"{entity.id}.{a}" in keep))
 
     def _drawn_from(self, entity: Entity, attr: str) -> list[str]:
-        node = self.net[entity.facts[attr].id]
-        same = [p.rsplit(".", 1) for p in node.parents]
-        return [
-            a
-            for slot, a in same
-            if slot == entity.id and a in entity.facts and entity.facts[a].type == "categorical"
-        ]
+        """The entity's categorical attributes a text is made from, through other texts
+        (an e-mail address from the employer, the employer from the work city)."""
+        found: list[str] = []
+        todo, seen = [attr], {attr}
+        while todo:
+            node = self.net[entity.facts[todo.pop()].id]
+            for parent in node.parents:
+                slot, a = parent.rsplit(".", 1)
+                if slot != entity.id or a not in entity.facts or a in seen:
+                    continue
+                seen.add(a)
+                if entity.facts[a].type == "categorical":
+                    found.append(a)
+                elif entity.facts[a].type == "text":
+                    todo.append(a)
+        return found
 
     def ordered(self, entity: Entity, attr: str) -> bool:
         a = self.attribute(entity, attr)

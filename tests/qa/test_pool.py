@@ -72,3 +72,14 @@ def test_simple_questions_never_ask_what_the_name_gives_away(ctx: QAContext) -> 
     leaked = {"items.type", "items.name", "places.type", "places.name", "events.type"}
     assert not leaked & set(asked), asked
     assert asked["items.opinion"] and asked["places.opinion"]
+
+
+def test_a_text_reveals_what_its_texts_are_made_of(ctx: QAContext) -> None:
+    # an e-mail address is made from the employer, made from the work city
+    profile = next(iter(ProfileSampler(ctx.net).profiles(6, 0, 1)))
+    relative = profile.entity("relative[0]")
+    revealed = dict(ctx.revealed(relative, ["email"], "work_city"))
+    assert revealed == {"work_city": relative.facts["work_city"].value}
+    # so the support of the work city given the e-mail is one city: never asked
+    assert ctx.pool.support("relative", "work_city", tuple(revealed.items())) is not None
+    assert not ctx.accept(relative, "work_city", np.random.default_rng(0), tuple(revealed.items()))
