@@ -12,9 +12,11 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 """
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
+    _answer_dates,
     _classifier,
     _correctness,
     _faithful,
+    _memdaily,
     _messages,
     _noise,
     _prior,

@@ -79,14 +79,16 @@ class Sample:
     def _reveal(self, entity: Entity, attrs: list[str], asked: list[str]) -> list[str]:
         out: list[str] = []
         for name in attrs:
-            fact = entity.facts[name]
-            if fact.type == "categorical":
-                out.append(name)
-            elif fact.type == "text":
-                for parent in self.net[fact.id].parents:
-                    slot, attr = parent.rsplit(".", 1)
-                    if slot == entity.id and entity.facts[attr].type == "categorical":
-                        out.append(attr)
+            todo = [name]
+            while todo:  # through texts made of texts (e-mail <- employer <- work city)
+                fact = entity.facts[todo.pop()]
+                if fact.type == "categorical":
+                    out.append(fact.attribute)
+                elif fact.type == "text" or fact.attribute == name:
+                    for parent in self.net[fact.id].parents:
+                        slot, attr = parent.rsplit(".", 1)
+                        if slot == entity.id and attr in entity.facts and attr not in out:
+                            todo.append(attr)
         nodes = {f"{entity.id}.{a}" for a in asked}
         keep = [f"{entity.id}.{a}" for a in dict.fromkeys(out)]
         for node in list(keep):

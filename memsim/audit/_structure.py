@@ -264,3 +264,43 @@ def option_dates_valid(
                     )
                 )
     return out
+
+
+@item_check(
+    "answer_in_question",
+    "no question gives its answer away: the answer's text is not in the question unless a "
+    'distractor\'s is too (as in "A or B?")',
+    GROUP,
+)
+def answer_in_question(
+    item: AuditItem, ctx: AuditContext, stats: CheckStats
+) -> list[Finding] | None:
+    choices, truth = item.choices(), item.qa.get("ground_truth")
+    question = item.qa.get("question")
+    if truth not in choices or not isinstance(question, str):
+        return None
+    asked = squash(question)
+
+    def inside(text: str, shortest: int = 3) -> bool:
+        key = squash(text)
+        return len(key) >= shortest and not key.isdigit() and key in asked
+
+    answer = choices[str(truth)]
+    parts = (
+        [answer, *re.split(r"\s*[;；]\s*", answer)] if ";" in answer or "；" in answer else [answer]
+    )
+    others = [c for letter, c in choices.items() if letter != truth]
+    other_parts = [p for c in others for p in [c, *re.split(r"\s*[;；]\s*", c)]]
+    leaked = [p for p in parts if inside(p)]
+    if not leaked or any(inside(p, 2) for p in other_parts):
+        return []
+    whole = leaked[0] == answer  # a part of a two-part answer may be a word of a name
+    stats.counts["answers given away" if whole else "answer parts in the question"] += 1
+    return [
+        finding(
+            "answer_in_question",
+            "error" if whole else "warning",
+            item,
+            f"the question says {leaked[0]!r}",
+        )
+    ]
