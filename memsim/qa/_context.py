@@ -51,39 +51,55 @@ class QAContext:
         named_by = set(self.naming(entity))
         return [a for a in entity.facts if a not in named_by and a != "gender"]
 
-    def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given:
+    def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         """What a question that names ``entity`` by ``attrs`` tells a reader about the
         ``asked`` attribute: the value of each categorical one, and for a text (a name, an
-        opinion) the categorical attributes of the entity it is made from (an event's
-        name is made from its type and location); of those, only the ones ``asked``
-        depends on (d-separation in the BRNet), so the pool is not thinned for nothing."""
-        out: dict[str, object] = {}
+        e-mail address) what it is made from, through other texts (an address from the
+        name and the employer, the employer from the occupation and the work city); of
+        those, only the categorical ones ``asked`` depends on (d-separation in the BRNet),
+        so the pool is not thinned for nothing. None when the question gives the asked
+        value away (it is one of those sources) or reveals another entity's value that
+        the asked one depends on (a colleague's address names the user's employer,
+        whose city colleagues often share): such a question cannot be flattened."""
+        own: set[str] = set()
+        foreign: set[str] = set()
         for attr in attrs:
-            kind = entity.facts[attr].type
-            if kind == "categorical":
-                out[attr] = entity.facts[attr].value
-            elif kind == "text":
-                out |= {a: entity.facts[a].value for a in self._drawn_from(entity, attr)}
-        keep = relevant(self.net, f"{entity.id}.{asked}", tuple(f"{entity.id}.{a}" for a in out))
-        return tuple(sorted((a, v) for a, v in out.items() if f"{entity.id}.{a}" in keep))
+            own.add(attr)
+            if entity.facts[attr].type == "text":
+                mine, theirs = self._made_from(entity.facts[attr].id)
+                own |= mine
+                foreign |= theirs
+        if asked in own:
+            return None
+        asked_node = f"{entity.id}.{asked}"
+        nodes = tuple(
+            sorted(
+                {f"{entity.id}.{a}" for a in own if entity.facts[a].type == "categorical"}
+                | {n for n in foreign if self.net[n].discrete}
+            )
+        )
+        keep = relevant(self.net, asked_node, nodes)
+        if keep & foreign:
+            return None
+        return tuple(sorted((a, entity.facts[a].value) for a in own if f"{entity.id}.{a}" in keep))
 
-    def _drawn_from(self, entity: Entity, attr: str) -> list[str]:
-        """The entity's categorical attributes a text is made from, through other texts
-        (an e-mail address from the employer, the employer from the work city)."""
-        found: list[str] = []
-        todo, seen = [attr], {attr}
+    def _made_from(self, node_id: str) -> tuple[set[str], set[str]]:
+        """The sources of a text, through other texts: (attributes of the same entity,
+        node ids of other entities')."""
+        slot = node_id.rsplit(".", 1)[0]
+        own: set[str] = set()
+        foreign: set[str] = set()
+        todo, seen = [node_id], {node_id}
         while todo:
-            node = self.net[entity.facts[todo.pop()].id]
-            for parent in node.parents:
-                slot, a = parent.rsplit(".", 1)
-                if slot != entity.id or a not in entity.facts or a in seen:
+            for parent in self.net[todo.pop()].parents:
+                if parent in seen:
                     continue
-                seen.add(a)
-                if entity.facts[a].type == "categorical":
-                    found.append(a)
-                elif entity.facts[a].type == "text":
-                    todo.append(a)
-        return found
+                seen.add(parent)
+                parent_slot, attr = parent.rsplit(".", 1)
+                (own.add(attr) if parent_slot == slot else foreign.add(parent))
+                if self.net[parent].attribute.type == "text":
+                    todo.append(parent)
+        return own, foreign
 
     def ordered(self, entity: Entity, attr: str) -> bool:
         a = self.attribute(entity, attr)

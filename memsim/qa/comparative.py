@@ -32,7 +32,12 @@ def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
 
 def order_share(ctx: QAContext, a: Entity, b: Entity, attr: str) -> tuple[float, float] | None:
     """(P(first higher), P(second higher)) for entities named like a and b, in the pool."""
-    members = [(e.kind, ctx.revealed(e, ctx.naming(e), attr), attr) for e in (a, b)]
+    members = []
+    for e in (a, b):
+        given = ctx.revealed(e, ctx.naming(e), attr)
+        if given is None:
+            return None
+        members.append((e.kind, given, attr))
     key = ("order-share", tuple(members))
     if key not in ctx.pool.memo:
         pairs = ctx.pool.joint(members)

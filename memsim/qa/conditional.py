@@ -37,7 +37,7 @@ def conditional(
     if any(cond in e.facts and normalise(ctx.display(e, cond)) == normalise(value) for e in rivals):
         return None
     given = ctx.revealed(entity, [cond], target)  # named by the condition alone
-    if not ctx.accept(entity, target, rng, given):
+    if given is None or not ctx.accept(entity, target, rng, given):
         return None
     options = ctx.value_options(entity, target, rng, given)
     if options is None:

@@ -85,7 +85,12 @@ def pool_share(
     ctx: QAContext, members: list[tuple[Entity, str]], gap: Callable[[object, object], int]
 ) -> dict[int, float] | None:
     """P(gap) between two facts of entities named like these ones, in the pool."""
-    spec = [(e.kind, ctx.revealed(e, ctx.naming(e), attr), attr) for e, attr in members]
+    spec = []
+    for e, attr in members:
+        given = ctx.revealed(e, ctx.naming(e), attr)
+        if given is None:
+            return None
+        spec.append((e.kind, given, attr))
     key = ("gap", gap.__name__, tuple(spec))
     if key not in ctx.pool.memo:
         pairs = ctx.pool.joint(spec)

@@ -29,7 +29,7 @@ def simple(
     attrs = ctx.askable(entity)
     attr = attrs[int(rng.integers(len(attrs)))]
     given = ctx.revealed(entity, ctx.naming(entity), attr)
-    if not ctx.accept(entity, attr, rng, given):
+    if given is None or not ctx.accept(entity, attr, rng, given):
         return None
     options = ctx.value_options(entity, attr, rng, given)
     if options is None:
