@@ -9,7 +9,7 @@ NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
 .DEFAULT_GOAL := help
-.PHONY: help install dataset profiles test lint typecheck bench-profiles render clean
+.PHONY: help install dataset audit audit-memdaily profiles test lint typecheck bench-profiles bench-audit render clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -26,9 +26,22 @@ install: $(BIN)/.installed ## Create .venv and install memsim with its dev extra
 PER_TYPE ?= 500
 WORKERS ?= 2
 
-dataset: profiles ## Build the default dataset into data/<schema>/ (offline, no API key)
+dataset: profiles ## Build the default dataset into data/<schema>/ and audit it (fails on an error)
 	$(BIN)/memsim generate --schema $(SCHEMA) --profiles $(OUT)/profiles --out $(OUT)/dataset \
 		--seed $(SEED) --per-type $(PER_TYPE) --workers $(WORKERS)
+	$(MAKE) --no-print-directory audit
+
+audit: install ## Audit $(OUT)/dataset against its profiles and SCHEMA into $(OUT)/audit
+	$(BIN)/memsim audit $(OUT)/dataset --profiles $(OUT)/profiles --schema $(SCHEMA) \
+		--report $(OUT)/audit --no-progress
+
+MEMDAILY ?= ../shared/memdaily
+
+audit-memdaily: install ## Audit the real MemDaily (MEMDAILY=folder) into data/memdaily_audit
+	$(BIN)/memsim audit --format memdaily $(MEMDAILY) --report data/memdaily_audit --no-progress || test $$? -eq 1
+
+bench-audit: install ## Audit seconds per 1,000 questions at MemDaily scale and 10x, and on MemDaily
+	$(BIN)/python benchmarks/audit.py
 
 profiles: install ## Sample PROFILES profiles from SCHEMA into $(OUT)/profiles
 	$(BIN)/memsim schema validate $(SCHEMA)

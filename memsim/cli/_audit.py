@@ -83,8 +83,11 @@ def audit_cmd(
             fail(str(exc))
     for line in summary_lines(report):
         click.echo(line)
-    if report.skipped:
-        click.echo("skipped: " + "; ".join(f"{k} ({v})" for k, v in sorted(report.skipped.items())))
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in sorted(report.skipped.items()):
+        by_reason.setdefault(reason, []).append(name)
+    for reason, names in by_reason.items():
+        click.echo(f"skipped {', '.join(names)}: {reason}")
     if report_dir:
         click.echo(f"wrote {report_dir}/report.json and report.md")
     sys.exit(report.exit_status)
