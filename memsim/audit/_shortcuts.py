@@ -19,11 +19,12 @@ errors above it (a warning otherwise); on external data it is a warning.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 
 from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
-from memsim.audit._text import bigrams, cosine, singled_out
+from memsim.audit._text import bigrams, cosine, singled_out, squash
 from memsim.audit._types import AuditItem, CheckStats, Finding, Severity, finding
 
 GROUP = "shortcut"
@@ -85,7 +86,7 @@ class _Picker:
         self.ctx, self.stats, self.acc = ctx, stats, Accuracy()
         stats.notes.append(self.method)
 
-    def score(self, options: list[str]) -> list[float]:
+    def score(self, options: list[str], question: str) -> list[float]:
         raise NotImplementedError
 
     def visit(self, item: AuditItem) -> list[Finding] | None:
@@ -93,7 +94,7 @@ class _Picker:
         if len(choices) < 2 or truth not in choices:
             return None
         letters = sorted(choices)
-        scores = self.score([choices[k] for k in letters])
+        scores = self.score([choices[k] for k in letters], str(item.qa.get("question", "")))
         self.acc.add(item.type, credit(scores, letters.index(str(truth))), 1 / len(letters))
         return []
 
@@ -135,7 +136,7 @@ class Centroid(_Picker):
         "(NFKC, case-folded, spacing collapsed, padded) to the other options; the highest wins"
     )
 
-    def score(self, options: list[str]) -> list[float]:
+    def score(self, options: list[str], question: str) -> list[float]:
         grams = [bigrams(o) for o in options]
         return [
             sum(cosine(g, h) for j, h in enumerate(grams) if j != i) / (len(grams) - 1)
@@ -148,7 +149,7 @@ class Longest(_Picker):
     name = "shortcut_longest"
     method = "longest: characters of the option, spacing at both ends ignored"
 
-    def score(self, options: list[str]) -> list[float]:
+    def score(self, options: list[str], question: str) -> list[float]:
         return [float(len(o.strip())) for o in options]
 
 
@@ -166,9 +167,32 @@ class FormatCue(_Picker):
         "full-width characters; a guess when none or several are singled out"
     )
 
-    def score(self, options: list[str]) -> list[float]:
+    def score(self, options: list[str], question: str) -> list[float]:
         marked = {i for i, _ in singled_out(options)}
         return [1.0 if i in marked and len(marked) == 1 else 0.0 for i in range(len(options))]
+
+
+@dataset_check(
+    "shortcut_in_question",
+    "picking the option the question itself says is near chance (an answer that appears "
+    "in the question by coincidence is as often a distractor that does)",
+    GROUP,
+)
+class InQuestion(_Picker):
+    name = "shortcut_in_question"
+    method = (
+        "in question: the options whose text (normalised, or a part of a two-part option) "
+        "appears in the question win; a guess when none does"
+    )
+
+    def score(self, options: list[str], question: str) -> list[float]:
+        asked = squash(question)
+        return [float(any(len(p) >= 2 and p in asked for p in _parts(o))) for o in options]
+
+
+def _parts(option: str) -> list[str]:
+    pieces = [option, *re.split(r"\s*[;；]\s*", option)] if re.search("[;；]", option) else [option]
+    return [squash(p) for p in pieces if not squash(p).isdigit()]
 
 
 K = 5

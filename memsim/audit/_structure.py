@@ -294,13 +294,6 @@ def answer_in_question(
     leaked = [p for p in parts if inside(p)]
     if not leaked or any(inside(p, 2) for p in other_parts):
         return []
-    whole = leaked[0] == answer  # a part of a two-part answer may be a word of a name
-    stats.counts["answers given away" if whole else "answer parts in the question"] += 1
-    return [
-        finding(
-            "answer_in_question",
-            "error" if whole else "warning",
-            item,
-            f"the question says {leaked[0]!r}",
-        )
-    ]
+    whole = leaked[0] == answer
+    stats.counts["answers in the question" if whole else "answer parts in the question"] += 1
+    return [finding("answer_in_question", "warning", item, f"the question says {leaked[0]!r}")]
