@@ -15,6 +15,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _answer_dates,
     _classifier,
     _correctness,
+    _cues,
     _faithful,
     _memdaily,
     _messages,

@@ -84,6 +84,8 @@ class AuditContext:
     profiles: ProfileStore | None = None
     graphs: list[dict[str, Any]] | None = None
     """MemDaily's sampled profiles (graphs.json), in file order."""
+    shared: dict[str, Any] = field(default_factory=dict)
+    """What checks compute once and share (the re-derivation of the current item)."""
 
     @property
     def own(self) -> bool:

@@ -28,23 +28,19 @@ class Derivation:
     error: str | None
 
 
-_LAST: dict[int, tuple[int, Derivation]] = {}
-
-
 def deriver(ctx: AuditContext) -> Deriver:
     assert ctx.schema is not None and ctx.locale is not None
-    cached = getattr(ctx, "_deriver", None)
-    if cached is None:
-        cached = Deriver(ctx.schema, ctx.locale)
-        ctx._deriver = cached  # type: ignore[attr-defined]
-    return cached
+    found = ctx.shared.get("deriver")
+    if not isinstance(found, Deriver):
+        found = ctx.shared["deriver"] = Deriver(ctx.schema, ctx.locale)
+    return found
 
 
 def derivation(item: AuditItem, ctx: AuditContext) -> Derivation | None:
     """The item's re-derived answer (computed once per item, shared by the checks)."""
-    hit = _LAST.get(id(ctx))
+    hit = ctx.shared.get("derivation")
     if hit is not None and hit[0] == item.index:
-        return hit[1]
+        return hit[1]  # type: ignore[no-any-return]
     prov, profile = item.provenance, ctx.profile(item)
     if prov is None or profile is None:
         return None
@@ -61,7 +57,7 @@ def derivation(item: AuditItem, ctx: AuditContext) -> Derivation | None:
     except DerivationError as exc:
         derived, error = None, str(exc)
     result = Derivation(profile, derived, error)
-    _LAST[id(ctx)] = (item.index, result)
+    ctx.shared["derivation"] = (item.index, result)
     return result
 
 

@@ -14,16 +14,14 @@ weekdays.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
 from memsim.profile import Entity, Profile
-from memsim.qa._choices import numeric_options, pick_distinct, rank_room
+from memsim.qa._choices import pick_distinct
 from memsim.qa._context import QAContext
-from memsim.qa._pool import TRIM
+from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
 
@@ -48,67 +46,6 @@ def digit_sum(text: str, k: int) -> int:
 def season_of(month_day: str, seasons: dict[str, list[int]]) -> str:
     month = int(month_day.split("-")[0])
     return next(name for name, months in seasons.items() if month in months)
-
-
-def flat_options(
-    answer: int, share: dict[int, float] | None, rng: np.random.Generator
-) -> list[int] | None:
-    """Keep a numeric answer with probability p_min / p(answer) over its support (the
-    values at least TRIM x as likely as the most likely one) and spread the options
-    inside that support: answers are uniform over it, so no option's prior probability
-    tells the answer (sums of digits cluster in the middle; an age gap between a father
-    and a son does not)."""
-    if not share:
-        return None
-    top = max(share.values())
-    support = {v: p for v, p in share.items() if p >= TRIM * top}
-    if answer not in support or len(support) < 4:
-        return None
-    low, high = min(support), max(support)
-    # weight by the ranks that fit too: answers stay uniform once infeasible ranks are redrawn
-    weight = {v: p * rank_room(v, low, high) for v, p in support.items()}
-    if rng.random() >= min(weight.values()) / weight[answer]:
-        return None
-    return numeric_options(answer, rng, low, high)
-
-
-@lru_cache(maxsize=16)
-def digit_sum_share(k: int) -> dict[int, float]:
-    """P(sum of k uniform random digits) (identifiers end in random digits)."""
-    pmf = np.ones(1)
-    for _ in range(k):
-        pmf = np.convolve(pmf, np.full(10, 0.1))
-    return {i: float(p) for i, p in enumerate(pmf)}
-
-
-def pool_share(
-    ctx: QAContext, members: list[tuple[Entity, str]], gap: Callable[[object, object], int]
-) -> dict[int, float] | None:
-    """P(gap) between two facts of entities named like these ones, in the pool."""
-    spec = []
-    for e, attr in members:
-        given = ctx.revealed(e, ctx.naming(e), attr)
-        if given is None:
-            return None
-        spec.append((e.kind, given, attr))
-    key = ("gap", gap.__name__, tuple(spec))
-    if key not in ctx.pool.memo:
-        pairs = ctx.pool.joint(spec)
-        share: dict[int, float] | None = None
-        if pairs is not None:
-            counts = Counter(gap(x, y) for x, y in pairs)
-            share = {v: c / len(pairs) for v, c in counts.items()}
-        ctx.pool.memo[key] = share
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
-
-
-def _age_gap(x: object, y: object) -> int:
-    return abs(int(str(x)) - int(str(y)))
-
-
-def _day_gap(x: object, y: object) -> int:
-    days = [dt.date.fromisoformat(str(v)[:10]) for v in (x, y)]
-    return abs((days[0] - days[1]).days)
 
 
 def _draft(
@@ -182,7 +119,7 @@ def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generato
         return None
     a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
     answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
-    numbers = flat_options(answer, pool_share(ctx, [(a, "age"), (b, "age")], _age_gap), rng)
+    numbers = flat_options(answer, pool_share(ctx, [(a, "age"), (b, "age")], age_gap), rng)
     if numbers is None:
         return None
     options = [str(n) for n in numbers]
@@ -267,7 +204,7 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         return None
     (a, attr_a), (b, attr_b) = (dated[i] for i in rng.choice(len(dated), size=2, replace=False))
     answer = abs((_day(a, attr_a) - _day(b, attr_b)).days)
-    share = pool_share(ctx, [(a, attr_a), (b, attr_b)], _day_gap)
+    share = pool_share(ctx, [(a, attr_a), (b, attr_b)], day_gap)
     numbers = flat_options(answer, share, rng)
     if numbers is None:
         return None

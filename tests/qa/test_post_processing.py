@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 from scipy.stats import chisquare
 
-from memsim.qa.post_processing import digit_sum_share, flat_options
+from memsim.qa._numeric import digit_sum_share, flat_options
 
 
 def test_flat_numeric_answers_are_uniform_over_their_support() -> None:
