@@ -10,7 +10,7 @@ NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
 .DEFAULT_GOAL := help
-.PHONY: help install dataset profiles test lint typecheck bench-profiles render clean compare-memdaily
+.PHONY: help install dataset audit audit-memdaily profiles test lint typecheck bench-profiles bench-audit render clean compare-memdaily
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -27,9 +27,22 @@ install: $(BIN)/.installed ## Create .venv and install memsim with its dev extra
 PER_TYPE ?= 500
 WORKERS ?= 2
 
-dataset: profiles ## Build the dataset of LOCALE (en, zh) or SCHEMA into data/<schema>/ (offline, no API key)
+dataset: profiles ## Build the dataset of LOCALE (en, zh) or SCHEMA into data/<schema>/ and audit it (fails on an error)
 	$(BIN)/memsim generate --schema $(SCHEMA) --profiles $(OUT)/profiles --out $(OUT)/dataset \
 		--seed $(SEED) --per-type $(PER_TYPE) --workers $(WORKERS)
+	$(MAKE) --no-print-directory audit
+
+audit: install ## Audit $(OUT)/dataset against its profiles and SCHEMA into $(OUT)/audit
+	$(BIN)/memsim audit $(OUT)/dataset --profiles $(OUT)/profiles --schema $(SCHEMA) \
+		--report $(OUT)/audit --no-progress
+
+MEMDAILY ?= ../shared/memdaily
+
+audit-memdaily: install ## Audit the real MemDaily (MEMDAILY=folder) into data/memdaily_audit
+	$(BIN)/memsim audit --format memdaily $(MEMDAILY) --report data/memdaily_audit --no-progress || test $$? -eq 1
+
+bench-audit: install ## Audit seconds per 1,000 questions at MemDaily scale and 10x, and on MemDaily
+	$(BIN)/python benchmarks/audit.py
 
 profiles: install ## Sample PROFILES profiles from SCHEMA into $(OUT)/profiles
 	$(BIN)/memsim schema validate $(SCHEMA)
@@ -51,7 +64,6 @@ bench-profiles: install ## Profiles/s and peak memory at 1k/10k/100k, against pg
 bench-llm: install ## LLM path: req/s at concurrency 1..64 vs ideal, calls per question (fake server)
 	$(BIN)/python benchmarks/llm_throughput.py
 
-MEMDAILY ?= ../shared/memdaily
 
 compare-memdaily: install ## Print this dataset's data card beside MemDaily's (e.g. LOCALE=zh; run make dataset first)
 	$(BIN)/python benchmarks/data_cards.py --ours $(OUT)/dataset/memdaily.json --memdaily $(MEMDAILY)

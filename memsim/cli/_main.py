@@ -297,6 +297,7 @@ def generate_cmd(
 @click.argument("family", required=False)
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
+    import memsim.audit
     import memsim.llm
     import memsim.qa
     import memsim.sampling
@@ -311,3 +312,8 @@ def ls_cmd(family: str | None) -> None:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():
         click.echo(name)
+
+
+from memsim.cli._audit import audit_cmd  # noqa: E402
+
+main.add_command(audit_cmd)

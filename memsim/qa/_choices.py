@@ -1,10 +1,10 @@
 """Distractors and options that give nothing away.
 
 The memory-free shortcuts the audit measures are closed here, by construction:
-- *option prior*: answers are accepted with probability inversely proportional to how
-  common their value is (:meth:`ValuePool.accept`), and distractors are drawn uniformly
-  from the distinct values of the same attribute, so an option's prior probability
-  says nothing about whether it is the answer;
+- *option prior*: answers are flattened to uniform over the values the question leaves
+  possible, and distractors drawn uniformly from them (:class:`ValuePool`, in
+  ``_pool``), so an option's probability given what the question reveals says nothing
+  about whether it is the answer;
 - *length* and *centroid*: distractors come from the same distribution as the answer
   (other profiles' values of the same attribute), never by perturbing the answer;
 - *numbers*: the answer's rank among the four numeric options is drawn uniformly, so
@@ -15,20 +15,23 @@ The memory-free shortcuts the audit measures are closed here, by construction:
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
-from memsim.graph import BRNet
+from memsim.qa._pool import POOL_START, ValuePool
 from memsim.qa._types import LETTERS
-from memsim.sampling import ProfileSampler, to_python
 
-POOL_START = 10**9
-"""Pool profiles are drawn from stream indices far above any dataset's, so they are
-never the profiles questions are asked about."""
+__all__ = [
+    "POOL_START",
+    "ValuePool",
+    "assign_letters",
+    "normalise",
+    "numeric_options",
+    "pick_distinct",
+    "rank_room",
+]
 
 
 @lru_cache(maxsize=65536)
@@ -43,44 +46,6 @@ def normalise(text: str) -> str:
 
 def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith("P")
-
-
-@dataclass(frozen=True)
-class ValuePool:
-    """Values of each (entity kind, attribute) across many sampled profiles."""
-
-    values: dict[tuple[str, str], tuple[object, ...]]
-
-    @classmethod
-    def sample(cls, net: BRNet, seed: int, n: int = 2000) -> ValuePool:
-        batch = ProfileSampler(net).sample_batch(seed, POOL_START, POOL_START + n)
-        values: dict[tuple[str, str], list[object]] = {}
-        for nid, column in batch.columns.items():
-            node = net[nid]
-            values.setdefault((node.key.kind, node.key.attr), []).extend(to_python(node, column))
-        return cls({k: tuple(v) for k, v in values.items()})
-
-    def distinct(self, kind: str, attr: str) -> list[object]:
-        return list(self._counts[(kind, attr)])
-
-    @cached_property
-    def _counts(self) -> dict[tuple[str, str], Counter[object]]:
-        return {key: Counter(values) for key, values in self.values.items()}
-
-    def sample_distinct(
-        self, kind: str, attr: str, k: int, rng: np.random.Generator
-    ) -> list[object]:
-        """Up to k distinct values, uniformly among the distinct values."""
-        values = self.distinct(kind, attr)
-        return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
-
-    def accept(self, kind: str, attr: str, value: object, rng: np.random.Generator) -> bool:
-        """Keep a question about ``value`` with probability min(1, (1/k) / p(value)),
-        which flattens the distribution of answers towards uniform over the k values."""
-        counts = self._counts[(kind, attr)]
-        share = counts.get(value, 0) / max(1, len(self.values[(kind, attr)]))
-        uniform = 1.0 / max(1, len(counts))
-        return share <= uniform or rng.random() < uniform / share
 
 
 def pick_distinct(
@@ -127,6 +92,14 @@ def numeric_options(
             offsets = rng.choice(np.arange(1, width + 1), size=count, replace=False)
             options += [answer + sign * int(o) for o in sorted(offsets)]
     return options
+
+
+def rank_room(answer: int, low: int, high: int, count: int = 4) -> float:
+    """The share of ranks :func:`numeric_options` can give ``answer`` within [low, high]
+    (near a bound only the extreme ones fit). Callers that flatten answers divide by it,
+    so that answers stay uniform after infeasible ranks are drawn again."""
+    fits = sum(1 for r in range(count) if r <= answer - low and count - 1 - r <= high - answer)
+    return fits / count
 
 
 def assign_letters(options: Sequence[str], rng: np.random.Generator) -> tuple[dict[str, str], str]:

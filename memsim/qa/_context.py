@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Formatter
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
 from memsim.graph import BRNet
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, numeric_options, pick_distinct
+from memsim.qa._pool import Given
 from memsim.qa._types import FactRef
 from memsim.schema import Attribute, Schema
 from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
@@ -37,12 +40,66 @@ class QAContext:
     def attribute(self, entity: Entity, attr: str) -> Attribute:
         return self.schema.attributes_of(entity.kind)[attr]
 
+    def naming(self, entity: Entity) -> list[str]:
+        """The attributes the entity is named by ("my {relation}" -> relation)."""
+        refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
+        return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
+
     def askable(self, entity: Entity) -> list[str]:
         """Attributes a question may ask about: not the ones the entity is named by
         (asking "my mother"'s relation gives itself away) and not gender."""
-        refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
-        named_by = {f for _, f, _, _ in Formatter().parse(refer) if f}
+        named_by = set(self.naming(entity))
         return [a for a in entity.facts if a not in named_by and a != "gender"]
+
+    def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
+        """What a question that names ``entity`` by ``attrs`` tells a reader about the
+        ``asked`` attribute: the value of each categorical one, and for a text (a name, an
+        e-mail address) what it is made from, through other texts (an address from the
+        name and the employer, the employer from the occupation and the work city); of
+        those, only the categorical ones ``asked`` depends on (d-separation in the BRNet),
+        so the pool is not thinned for nothing. None when the question gives the asked
+        value away (it is one of those sources) or reveals another entity's value that
+        the asked one depends on (a colleague's address names the user's employer,
+        whose city colleagues often share): such a question cannot be flattened."""
+        own: set[str] = set()
+        foreign: set[str] = set()
+        for attr in attrs:
+            own.add(attr)
+            if entity.facts[attr].type == "text":
+                mine, theirs = self._made_from(entity.facts[attr].id)
+                own |= mine
+                foreign |= theirs
+        if asked in own:
+            return None
+        asked_node = f"{entity.id}.{asked}"
+        nodes = tuple(
+            sorted(
+                {f"{entity.id}.{a}" for a in own if entity.facts[a].type == "categorical"}
+                | {n for n in foreign if self.net[n].discrete}
+            )
+        )
+        keep = relevant(self.net, asked_node, nodes)
+        if keep & foreign:
+            return None
+        return tuple(sorted((a, entity.facts[a].value) for a in own if f"{entity.id}.{a}" in keep))
+
+    def _made_from(self, node_id: str) -> tuple[set[str], set[str]]:
+        """The sources of a text, through other texts: (attributes of the same entity,
+        node ids of other entities')."""
+        slot = node_id.rsplit(".", 1)[0]
+        own: set[str] = set()
+        foreign: set[str] = set()
+        todo, seen = [node_id], {node_id}
+        while todo:
+            for parent in self.net[todo.pop()].parents:
+                if parent in seen:
+                    continue
+                seen.add(parent)
+                parent_slot, attr = parent.rsplit(".", 1)
+                (own.add(attr) if parent_slot == slot else foreign.add(parent))
+                if self.net[parent].attribute.type == "text":
+                    todo.append(parent)
+        return own, foreign
 
     def ordered(self, entity: Entity, attr: str) -> bool:
         a = self.attribute(entity, attr)
@@ -92,9 +149,10 @@ class QAContext:
         return value
 
     def value_options(
-        self, entity: Entity, attr: str, rng: np.random.Generator
+        self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()
     ) -> list[str] | None:
-        """The entity's value and three distractors of the same attribute."""
+        """The entity's value and three distractors of the same attribute, drawn from the
+        values the question leaves possible (``given``: what it reveals)."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
         if a.type == "integer":
@@ -103,7 +161,7 @@ class QAContext:
         answer = self.display(entity, attr)
         # a dozen uniform draws almost always hold 3 usable ones; else look at them all
         for k in (12, 10**9):
-            sample = self.pool.sample_distinct(entity.kind, attr, k, rng)
+            sample = self.pool.sample_support(entity.kind, attr, k, rng, given)
             picked = pick_distinct(
                 [self.display(entity, attr, v) for v in sample], [answer], 3, rng
             )
@@ -111,10 +169,14 @@ class QAContext:
                 return [answer, *picked]
         return None
 
-    def accept(self, entity: Entity, attr: str, rng: np.random.Generator) -> bool:
-        if self.attribute(entity, attr).type != "categorical":
+    def accept(
+        self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()
+    ) -> bool:
+        """Whether to keep a question about this value (see :class:`ValuePool`); numbers
+        are kept (their options are spread around them, with a uniform rank)."""
+        if self.attribute(entity, attr).type == "integer":
             return True
-        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng)
+        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng, given)
 
     @staticmethod
     def ref(entity: Entity, attr: str) -> FactRef:
@@ -133,6 +195,22 @@ class QAContext:
 
     def cap(self, text: str) -> str:
         return self.loc.cap(text)
+
+
+@lru_cache(maxsize=4096)
+def _relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str]:
+    keep = set(revealed) - {asked}
+    separated = getattr(nx, "is_d_separator", None) or nx.d_separated
+    for node in revealed:
+        if node in keep and separated(net.graph, {asked}, {node}, keep - {node}):
+            keep.discard(node)  # asked is independent of it given the rest: drop it
+    return frozenset(keep | ({asked} & set(revealed)))
+
+
+def relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str]:
+    """The revealed nodes ``asked`` depends on given the others; P(asked | revealed) =
+    P(asked | these), since each node dropped is d-separated from it by the rest."""
+    return _relevant(net, asked, revealed)
 
 
 def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:

@@ -2,8 +2,11 @@
 
 Guarantees: the count is computed from the profile; the predicate's boundary is
 exact in the wording ("more than 40" excludes 40, "at least 40" includes it); every
-entity the count ranges over has the attribute stated (all are evidence); the target
-count is drawn uniformly from 0..n before a predicate realising it is searched for.
+entity the count ranges over has the attribute stated (all are evidence); the predicate
+is drawn first, among those for which every count 0..n is possible, with a threshold
+that does not depend on the profile, and the question is kept with probability
+min / P(count | predicate) (the pool's distribution), so the count is uniform given the
+predicate and the predicate says nothing about the answer.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from memsim.profile import Entity, Profile
-from memsim.qa._choices import numeric_options
+from memsim.qa._choices import numeric_options, rank_room
 from memsim.qa._context import QAContext
+from memsim.qa._pool import MIN_COUNT_SHARE, day_key
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
@@ -48,21 +53,98 @@ def count(
 
 
 def predicates(ctx: QAContext, group: list[Entity], attr: str) -> list[tuple[str, object]]:
-    """Candidate (operator, threshold) pairs for an attribute of the group."""
+    """Candidate (operator, threshold) pairs for an attribute of the group, the same for
+    every profile (thresholds come from the pool, never from the group's own values, so
+    a threshold says nothing about the group)."""
     a = ctx.attribute(group[0], attr)
     if a.type == "categorical" and not a.ordered:
         return [("eq", v) for v in ctx.pool.distinct(group[0].kind, attr)]
-    values = sorted(
-        {e.facts[attr].value for e in group}, key=lambda v: ctx.sort_key(group[0], attr, v)
-    )
-    if a.type == "integer":
-        points = sorted({int(v) + d for v in values for d in (-1, 0, 1)})
-        return [(op, p) for p in points for op in ("gt", "ge", "lt", "le")]
-    if a.type in ("month_day", "date"):
-        return [(op, v) for v in values for op in ("before", "after")]
     if a.type == "categorical":  # ordered: compare by the declared order
         return [(op, v) for v in ctx.schema.values_of(a) for op in ("gt", "ge", "lt", "le", "eq")]
+    if a.type == "integer":
+        seen = {int(str(v)) for e in group for v in ctx.pool.distinct(e.kind, attr)}
+        return [(op, p) for p in sorted(seen) for op in ("gt", "ge", "lt", "le")]
+    if a.type == "month_day":
+        days = [f"{m:02d}-{d:02d}" for m in range(1, 13) for d in (1, 15)]
+        return [(op, v) for v in days for op in ("before", "after")]
     return []
+
+
+def _keys(ctx: QAContext, entity: Entity, attr: str) -> Callable[[object], float]:
+    a = ctx.attribute(entity, attr)
+    if a.type == "categorical":
+        order = {v: float(i) for i, v in enumerate(ctx.schema.values_of(a))}
+        return lambda v: order[str(v)]
+    if a.type == "integer":
+        return lambda v: float(str(v))
+    return day_key
+
+
+def eligible(
+    ctx: QAContext, group: list[Entity], attr: str
+) -> list[tuple[str, object, NDArray[np.float64]]]:
+    """The predicates on ``attr`` under which at least four counts are possible (a pool
+    share of MIN_COUNT_SHARE or more), with the pool's count distribution, impossible
+    counts set to 0 (computed once per pool and group shape)."""
+    slots = tuple((e.kind, e.index) for e in group)
+    memo_key = ("aggregative", slots, attr)
+    if memo_key not in ctx.pool.memo:
+        key = _keys(ctx, group[0], attr)
+        keys = ctx.pool.group_column(slots, attr, key)
+        found = []
+        if keys is not None:
+            for op, threshold in predicates(ctx, group, attr):
+                share = ctx.pool.count_distribution(keys, op, key(threshold))
+                share[share < MIN_COUNT_SHARE] = 0.0
+                if (share > 0).sum() >= 4:
+                    found.append((op, threshold, share))
+        ctx.pool.memo[memo_key] = found
+    return list(ctx.pool.memo[memo_key])
+
+
+def _acceptance(share: NDArray[np.float64]) -> float:
+    weight = kept_weight(share)
+    return float(weight[weight > 0].min() * (weight > 0).sum())
+
+
+def _candidates(
+    ctx: QAContext, group: list[Entity], attrs: tuple[str, ...]
+) -> tuple[list[tuple[str, str, object, NDArray[np.float64]]], NDArray[np.float64]]:
+    """Every eligible predicate on the attributes, and the probability of drawing each:
+    proportional to its acceptance rate (#possible counts x the rarest one's share)."""
+    key = ("aggregative-candidates", tuple((e.kind, e.index) for e in group), attrs)
+    if key not in ctx.pool.memo:
+        found = [
+            (attr, op, t, share) for attr in attrs for op, t, share in eligible(ctx, group, attr)
+        ]
+        weights = np.array([_acceptance(share) for *_, share in found])
+        ctx.pool.memo[key] = (found, weights / weights.sum() if found else weights)
+    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+
+
+def kept_weight(share: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How often each count is drawn and survives :func:`count_options` (its pool share,
+    times the share of ranks that fit it when options are spread around it)."""
+    possible = share > 0
+    if possible.sum() == 4:
+        return share.copy()  # the options are the four possible counts: every rank fits
+    high = len(share) - 1
+    return np.array([p * rank_room(c, 0, high) for c, p in enumerate(share)])
+
+
+def count_options(
+    target: int, share: NDArray[np.float64], rng: np.random.Generator
+) -> list[int] | None:
+    """The answer and three other counts, all possible under the predicate: the four
+    possible ones when there are four (the answer, uniform over them, has a uniform
+    rank), else spread around the answer with a uniform rank (numeric_options)."""
+    possible = [int(c) for c in np.flatnonzero(share > 0)]
+    if len(possible) == 4:
+        return [target, *(c for c in possible if c != target)]
+    numbers = numeric_options(target, rng, 0, len(share) - 1)
+    if numbers is None or any(share[n] == 0 for n in numbers):
+        return None  # the drawn rank does not fit this count: draw again
+    return numbers
 
 
 @qa_kind("aggregative", ("roles", "events"))
@@ -72,27 +154,26 @@ def aggregative(
     group = ctx.group(profile, scenario)
     if len(group) < 2:
         return None
-    target = int(rng.integers(len(group) + 1))
-    numbers = numeric_options(target, rng, 0, len(group))
-    if numbers is None:  # the drawn rank does not fit this count: draw again
-        return None
     shared = [
         a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)
     ]
     shared = [
         a for a in shared if ctx.attribute(group[0], a).type != "text" and ctx.comparable(group, a)
     ]
-    found = []
-    for attr in shared:
-        keys = [ctx.sort_key(e, attr, e.facts[attr].value) for e in group]
-        found += [
-            (attr, op, t)
-            for op, t in predicates(ctx, group, attr)
-            if count(ctx, group, attr, op, t, keys) == target
-        ]
+    found, weights = _candidates(ctx, group, tuple(shared))
     if not found:
         return None
-    attr, op, threshold = found[int(rng.integers(len(found)))]
+    # draw a predicate in proportion to how often it will be kept (never to the profile)
+    attr, op, threshold, share = found[int(rng.choice(len(found), p=weights))]
+    target = count(ctx, group, attr, op, threshold)
+    # keep with probability min / P(target): the count is then uniform over the possible
+    # counts given the predicate (an impossible one is never the answer)
+    weight = kept_weight(share)
+    if weight[target] == 0 or rng.random() >= weight[weight > 0].min() / weight[target]:
+        return None
+    numbers = count_options(target, share, rng)
+    if numbers is None:
+        return None
     shown = ctx.display(group[0], attr, threshold)
     predicate = ctx.loc.questions.predicate(op, attr).format(value=shown)
     question = ctx.wording("aggregative", scenario, rng).format(

@@ -4,7 +4,9 @@ Guarantees: the outcome is computed from the profile (categorical values compare
 their declared order, dates by the calendar); the four options are the first entity,
 the second, "the same" and "you never told me both", so every option can be right,
 and the target outcome is drawn uniformly before a pair that realises it is searched
-for. For "never told", the second entity's fact is withheld: it appears in no message.
+for; "first" and "second" are kept in proportion to how unlikely they are given who the
+question names (the pool's distribution), so the names do not tell which is higher.
+For "never told", the second entity's fact is withheld: it appears in no message.
 """
 
 from __future__ import annotations
@@ -28,6 +30,41 @@ def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
     return "first" if x > y else "second" if y > x else "same"
 
 
+def order_share(ctx: QAContext, a: Entity, b: Entity, attr: str) -> tuple[float, float] | None:
+    """(P(first higher), P(second higher)) for entities named like a and b, in the pool."""
+    members = []
+    for e in (a, b):
+        given = ctx.revealed(e, ctx.naming(e), attr)
+        if given is None:
+            return None
+        members.append((e.kind, given, attr))
+    key = ("order-share", tuple(members))
+    if key not in ctx.pool.memo:
+        pairs = ctx.pool.joint(members)
+        share = None
+        if pairs is not None:
+            keys = [(ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)) for x, y in pairs]
+            share = (
+                sum(x > y for x, y in keys) / len(keys),
+                sum(y > x for x, y in keys) / len(keys),
+            )
+        ctx.pool.memo[key] = share
+    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+
+
+def _balanced(
+    ctx: QAContext, a: Entity, b: Entity, attr: str, wanted: str, rng: np.random.Generator
+) -> bool:
+    """Keep a "first" / "second" outcome with probability min(P1, P2) / P(wanted), the
+    probabilities given who the question names: which of the two is higher is then a coin
+    flip given the question ("my grandmother or my younger sister: who is older?" is
+    asked only as often as its rare reverse)."""
+    share = order_share(ctx, a, b, attr)
+    if share is None or min(share) == 0:
+        return False
+    return bool(rng.random() < min(share) / share[0 if wanted == "first" else 1])
+
+
 @qa_kind("comparative", ("roles", "events"))
 def comparative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
@@ -48,6 +85,8 @@ def comparative(
     if not candidates:
         return None
     a, b, attr = candidates[int(rng.integers(len(candidates)))]
+    if wanted in ("first", "second") and not _balanced(ctx, a, b, attr, wanted, rng):
+        return None
     words = ctx.loc.questions.comparative_options
     kind = ctx.attribute(a, attr).type
     key = "later" if kind in ("month_day", "date", "datetime") else "higher"

@@ -3,8 +3,10 @@ one that no other entity of the scenario shares.
 
 Guarantees: the condition value is unique among the scenario's entities (after
 normalisation), so exactly one entity matches; the answer is that entity's value of
-the asked attribute; two evidence facts (the condition and the asked attribute);
-both attributes of the other entities are stated as hard negatives.
+the asked attribute, flattened and with distractors as for simple questions given what
+the condition reveals (a doctor's education is not "high school"); two evidence facts
+(the condition and the asked attribute); both attributes of the other entities are
+stated as hard negatives.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ def conditional(
     rivals = others(group, entity)
     if any(cond in e.facts and normalise(ctx.display(e, cond)) == normalise(value) for e in rivals):
         return None
-    if not ctx.accept(entity, target, rng):
+    given = ctx.revealed(entity, [cond], target)  # named by the condition alone
+    if given is None or not ctx.accept(entity, target, rng, given):
         return None
-    options = ctx.value_options(entity, target, rng)
+    options = ctx.value_options(entity, target, rng, given)
     if options is None:
         return None
     question = ctx.wording("conditional", scenario, rng).format(

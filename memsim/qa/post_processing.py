@@ -5,8 +5,10 @@ Transforms (each registered by name, recorded in the provenance with its paramet
 (absolute difference of two integer facts), ``days_between`` (absolute number of days
 between two dated facts), ``season`` (of a month-day, by the locale's season table),
 ``weekday`` (of a date-time) and ``email_domain``. Guarantees: the answer is computed
-by the transform from the profile's values; numeric answers take a uniform rank among
-their options; season and weekday distractors are other seasons and weekdays.
+by the transform from the profile's values; numeric answers are flattened to uniform
+over their likely values given who the question names (:func:`flat_options`) and take a
+uniform rank among their options; season and weekday distractors are other seasons and
+weekdays.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from collections.abc import Callable
 import numpy as np
 
 from memsim.profile import Entity, Profile
-from memsim.qa._choices import numeric_options, pick_distinct
+from memsim.qa._choices import pick_distinct
 from memsim.qa._context import QAContext
+from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
 
@@ -90,7 +93,7 @@ def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) ->
     entity, attr = pairs[int(rng.integers(len(pairs)))]
     k = int(rng.integers(2, 5))
     answer = digit_sum(str(entity.facts[attr].value), k)
-    numbers = numeric_options(answer, rng, 0, 9 * k)
+    numbers = flat_options(answer, digit_sum_share(k), rng)
     if numbers is None:
         return None
     options = [str(n) for n in numbers]
@@ -116,7 +119,7 @@ def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generato
         return None
     a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
     answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
-    numbers = numeric_options(answer, rng, 0, None)
+    numbers = flat_options(answer, pool_share(ctx, [(a, "age"), (b, "age")], age_gap), rng)
     if numbers is None:
         return None
     options = [str(n) for n in numbers]
@@ -201,7 +204,8 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         return None
     (a, attr_a), (b, attr_b) = (dated[i] for i in rng.choice(len(dated), size=2, replace=False))
     answer = abs((_day(a, attr_a) - _day(b, attr_b)).days)
-    numbers = numeric_options(answer, rng, 0, None)
+    share = pool_share(ctx, [(a, attr_a), (b, attr_b)], day_gap)
+    numbers = flat_options(answer, share, rng)
     if numbers is None:
         return None
     options = [str(n) for n in numbers]

@@ -1,8 +1,10 @@
 """Simple questions: one attribute of one entity, named as the user names it.
 
 Guarantees: the answer is the entity's value in the profile; the three distractors
-are other values of the same attribute (from other profiles), distinct from the
-answer and from each other after normalisation; the same attribute of the other
+are other values of the same attribute (from other profiles) that the question leaves
+possible (a mother's name is a woman's name), distinct from the answer and from each
+other after normalisation; answers are flattened to uniform over those values, so the
+prior given what the question reveals is at chance; the same attribute of the other
 entities of the scenario is stated in the trajectory as hard negatives.
 """
 
@@ -26,9 +28,10 @@ def simple(
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
     attr = attrs[int(rng.integers(len(attrs)))]
-    if not ctx.accept(entity, attr, rng):
+    given = ctx.revealed(entity, ctx.naming(entity), attr)
+    if given is None or not ctx.accept(entity, attr, rng, given):
         return None
-    options = ctx.value_options(entity, attr, rng)
+    options = ctx.value_options(entity, attr, rng, given)
     if options is None:
         return None
     question = ctx.wording("simple", scenario, rng).format(

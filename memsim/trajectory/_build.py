@@ -161,10 +161,14 @@ def _clock(
     start_day = timeline.start + dt.timedelta(
         days=int(rng.integers((last_start - timeline.start).days + 1))
     )
-    dated = [profile.fact(f.id) for f in draft.evidence if profile.fact(f.id).type == "datetime"]
+    # start a few days before a dated event, so that it is often said relatively; the
+    # event is any of the evidence or hard negatives, so that saying a time relatively
+    # ("next Friday") does not mark a message as evidence
+    facts = [profile.fact(f.id) for f in (*draft.evidence, *draft.negatives)]
+    dated = [f for f in facts if f.type == "datetime"]
     if dated and rng.random() < 0.6:
-        # start a few days before a dated event, so that it is often said relatively
-        event_day = dt.datetime.fromisoformat(str(dated[0].value)).date()
+        anchor = dated[int(rng.integers(len(dated)))]
+        event_day = dt.datetime.fromisoformat(str(anchor.value)).date()
         start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(2, 10))))
     now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
         minutes=int(rng.integers(0, 180))

@@ -12,6 +12,7 @@ from memsim.verify._numbers import fold, numbers_in
 from memsim.verify._rewrite import (
     Vocabulary,
     check_rewrite,
+    meta_text_in,
     new_capitalised,
     new_numbers,
     new_terms,
@@ -28,6 +29,7 @@ __all__ = [
     "day_stated",
     "fact_stated",
     "fold",
+    "meta_text_in",
     "new_capitalised",
     "new_numbers",
     "new_terms",

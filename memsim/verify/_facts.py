@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from memsim.profile import Entity, Fact
@@ -87,6 +88,7 @@ def identifier_like(value: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def identifier_regex(value: str) -> re.Pattern[str]:
     """The value's letters and digits in order, with any separators between them, not
     inside a longer run of Latin letters and digits (a Chinese character right before

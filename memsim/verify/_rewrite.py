@@ -24,7 +24,7 @@ from memsim.schema import Schema
 from memsim.verbalize import LocaleData, value_at
 from memsim.verify._dates import clocks_in
 from memsim.verify._facts import CJK, StatedFact, fact_stated, squeeze, text_stated, words
-from memsim.verify._numbers import fold, numerals
+from memsim.verify._numbers import fold, guarded, numerals
 
 MAX_TERM_WORDS = 8
 """Known values longer than this many words are not looked for (free text)."""
@@ -91,13 +91,18 @@ def check_rewrite(
     reasons += [f"new value {t!r}" for t in new_terms(source, rewrite, vocabulary, loc)]
     if loc.recognise.capitalised_names:
         reasons += [f"new name {w!r}" for w in new_capitalised(source, rewrite, loc)]
-    src, new = fold(source), fold(rewrite)
-    reasons += [
-        f"meta text {m!r}"
-        for m in loc.recognise.meta_markers
-        if fold(m) in new and fold(m) not in src
-    ]
+    held = set(meta_text_in(source, loc))
+    reasons += [f"meta text {m!r}" for m in meta_text_in(rewrite, loc) if m not in held]
     return list(dict.fromkeys(reasons))
+
+
+def meta_text_in(text: str, loc: LocaleData) -> list[str]:
+    """The locale's meta markers ``text`` holds (folded), each matched as a whole word
+    where it starts or ends with a Latin letter ("persona" is not in "personality")."""
+    folded = fold(text)
+    return [
+        fold(m) for m in loc.recognise.meta_markers if re.search(guarded([m]), folded) is not None
+    ]
 
 
 def _names(facts: Sequence[StatedFact], vocabulary: Vocabulary) -> list[StatedFact]:
@@ -171,6 +176,7 @@ def new_capitalised(source: str, rewrite: str, loc: LocaleData) -> list[str]:
 __all__ = [
     "Vocabulary",
     "check_rewrite",
+    "meta_text_in",
     "new_capitalised",
     "new_numbers",
     "new_terms",

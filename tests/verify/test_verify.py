@@ -17,6 +17,7 @@ from memsim.verify import (
     clocks_in,
     dates_in,
     fact_stated,
+    meta_text_in,
     numbers_in,
     relative_days_in,
     vocabulary_for,
@@ -174,3 +175,18 @@ def test_a_value_said_in_the_source_may_stay(vocab: Vocabulary) -> None:
     src = "Originally, my mother is from Denver."
     home = stated("hometown", "categorical", "Denver", relation="mother")
     assert check_rewrite(src, "My mother grew up in Denver, you know.", [home], EN, vocab) == []
+
+
+def test_meta_markers_are_whole_words(vocab: Vocabulary) -> None:
+    # "persona" is a meta marker, "personality" is an attribute's label
+    personality = stated("personality", "categorical", "outgoing", relation="mother")
+    src = "My mother is outgoing."
+    rewrite = "My mother's personality? Mostly outgoing."
+    assert meta_text_in(rewrite, EN) == []
+    assert check_rewrite(src, rewrite, [personality], EN, vocab) == []
+    leaked = "My mother is outgoing (persona: mother)."
+    assert "persona" in meta_text_in(leaked, EN)
+    assert any(
+        r.startswith("meta text 'persona'")
+        for r in check_rewrite(src, leaked, [personality], EN, vocab)
+    )

@@ -1,0 +1,170 @@
+"""The format shortcut: can a simple classifier pick the evidence out of a trajectory
+by the surface form of its messages alone (length, digits, case, punctuation, script),
+with no regard to what they say?
+
+Logistic regression (L2, fitted by iteratively reweighted least squares in numpy) on
+standardised format features, 5-fold cross-validated with the messages of one
+trajectory kept in one fold. The score is the AUC over pairs of an evidence message
+and another message *of the same trajectory* (0.5 = chance), with the standard error of
+that ratio across trajectories: pooling all messages would mostly measure that QA
+kinds differ. Our records have roles (see :data:`PAIRS`); MemDaily has none: evidence
+(``target_step_id``) is compared with the rest. A seeded reservoir keeps at most
+``classifier_items`` trajectories, so memory is bounded whatever the dataset's size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from memsim.audit._context import AuditContext
+from memsim.audit._framework import dataset_check
+from memsim.audit._logistic import (
+    FEATURES,
+    FOLDS,
+    Reservoir,
+    Row,
+    cross_validated,
+    features,
+    within_auc,
+)
+from memsim.audit._shortcuts import report_excess
+from memsim.audit._types import AuditItem, CheckStats, Finding
+
+MIN_CLASS = 20
+
+
+@dataclass(frozen=True)
+class Pair:
+    name: str
+    positive: frozenset[str]
+    negative: frozenset[str]
+    same_attribute: bool
+    worst: str
+    """The severity on our own data when the classifier separates the two."""
+
+
+FACTS = frozenset({"evidence", "negative", "filler"})
+PAIRS = (
+    Pair("evidence vs negative", frozenset({"evidence"}), frozenset({"negative"}), True, "error"),
+    Pair("noise vs fact", frozenset({"noise"}), FACTS, True, "error"),
+    Pair("evidence vs noise", frozenset({"evidence"}), frozenset({"noise"}), False, "warning"),
+    Pair("evidence vs filler", frozenset({"evidence"}), frozenset({"filler"}), False, "warning"),
+    Pair("evidence vs rest", frozenset({"evidence"}), frozenset({"*"}), False, "warning"),
+)
+"""What is compared, and how bad a separation is on our own data. Format alone must not
+tell the evidence from the hard negatives (the same attribute of the other entities:
+what a reader who knows the question must still reject), nor a noise message from the
+profile's own messages about the same attribute (noise must look exactly like them):
+those are errors, and pair only messages about the same attribute, so that the
+classifier measures form, not topic. Evidence
+differs from filler and noise in *which* attributes it states (the question picks them,
+and names them), which a format classifier also picks up; that is reported as a
+warning, with MemDaily's evidence-vs-rest for comparison."""
+
+
+@dataset_check(
+    "shortcut_format_classifier",
+    "a classifier of message format alone does not pick the evidence out of a trajectory: "
+    "within-trajectory AUC near 0.5 against hard negatives and noise",
+    "shortcut",
+)
+class FormatClassifier:
+    def __init__(self, ctx: AuditContext, stats: CheckStats):
+        self.ctx, self.stats = ctx, stats
+        rng = np.random.default_rng(ctx.options.seed)
+        self.sample = Reservoir(ctx.options.classifier_items, rng)
+        stats.notes.append(
+            f"logistic regression on {len(FEATURES)} format features "
+            f"({', '.join(FEATURES)}), {FOLDS}-fold cross-validation grouped by trajectory; "
+            "AUC over pairs of an evidence message and another message of the same "
+            "trajectory (for hard negatives and noise: only pairs about the same "
+            f"attribute); at most {ctx.options.classifier_items} trajectories sampled. "
+            "Errors on our data: evidence vs hard negatives, noise vs the profile's own "
+            "fact messages; evidence vs noise, filler and the rest (which differ in the "
+            "attributes the question picks) are reported as warnings. MemDaily (no "
+            "roles): evidence (target_step_id) vs the rest"
+        )
+
+    def visit(self, item: AuditItem) -> list[Finding] | None:
+        steps = item.qa.get("target_step_id")
+        evidence = set(steps) if isinstance(steps, list) else set()
+        rows: list[Row] = []
+        for m in item.messages:
+            text = m.get("message")
+            if not isinstance(text, str):
+                continue
+            role = m.get("role")
+            if m.get("mid") in evidence:
+                cls = "evidence"
+            elif role is None:
+                cls = "rest"
+            else:
+                cls = str(role)
+            facts = m.get("facts") or [""]
+            rows.append((features(text), cls, str(facts[0]).rsplit(".", 1)[-1]))
+        if not rows:
+            return None
+        self.sample.add((item.index, item.type, rows))
+        return []
+
+    def finish(self) -> list[Finding]:
+        out: list[Finding] = []
+        for pair in PAIRS:
+            table = self._pair(pair)
+            if not table:
+                continue
+            name, worst = pair.name, pair.worst
+            self.stats.scores[name] = table
+            found = report_excess(
+                self.ctx,
+                "shortcut_format_classifier",
+                {f"{name}, {k}": v for k, v in table.items()},
+                "auc",
+                "chance",
+            )
+            if worst == "warning":
+                found = [
+                    replace(f, severity="warning") if f.severity == "error" else f for f in found
+                ]
+            out += found
+        return out
+
+    def _pair(self, pair: Pair) -> dict[str, dict[str, float]]:
+        feats, labels, groups, kinds, trajectories = [], [], [], [], []
+        by_attr = pair.same_attribute
+        names: dict[tuple[int, str], int] = {}
+        for index, kind, rows in self.sample.items:
+            for row, cls, attr in rows:
+                if cls in pair.positive:
+                    label = 1.0
+                elif cls in pair.negative or "*" in pair.negative:
+                    label = 0.0
+                else:
+                    continue
+                feats.append(row)
+                labels.append(label)
+                key = (index, attr if by_attr else "")
+                groups.append(names.setdefault(key, len(names)) if by_attr else index)
+                trajectories.append(index)
+                kinds.append(kind)
+        y = np.array(labels)
+        if y.sum() < MIN_CLASS or (1 - y).sum() < MIN_CLASS:
+            return {}
+        g = np.array(groups, dtype=np.int64)
+        folds = np.array(trajectories, dtype=np.int64)
+        scores = cross_validated(np.array(feats, dtype=np.float64), y, folds)
+        k = np.array(kinds)
+        table = {}
+        for kind in [*sorted(set(kinds)), "all"]:
+            mask = np.ones(len(y), bool) if kind == "all" else k == kind
+            value, se, pairs = within_auc(scores[mask], y[mask], g[mask])
+            if pairs:
+                table[kind] = {
+                    "auc": round(value, 4),
+                    "chance": 0.5,
+                    "z": round((value - 0.5) / se, 2),
+                    "n": pairs,
+                }
+        return table

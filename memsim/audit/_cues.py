@@ -1,0 +1,67 @@
+"""Cues in the question and the options that single out the answer: spacing that only
+the answer has (or lacks), and the answer's own text inside the question."""
+
+from __future__ import annotations
+
+import re
+
+from memsim.audit._context import AuditContext
+from memsim.audit._framework import item_check
+from memsim.audit._text import WHITESPACE_FEATURES, singled_out, squash
+from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+
+GROUP = "structure"
+
+
+@item_check(
+    "whitespace_cues",
+    "no whitespace difference (leading, trailing, doubled) singles out the answer",
+    GROUP,
+)
+def whitespace_cues(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> list[Finding] | None:
+    choices, truth = item.choices(), item.qa.get("ground_truth")
+    if len(choices) < 3 or truth not in choices:
+        return None
+    letters = sorted(choices)
+    answer = letters.index(str(truth))
+    cues = [name for i, name in singled_out([choices[k] for k in letters]) if i == answer]
+    cues = [c for c in cues if c in WHITESPACE_FEATURES]
+    if not cues:
+        return []
+    stats.counts["items with a cue"] += 1
+    for cue in cues:
+        stats.counts[cue] += 1
+    return [finding("whitespace_cues", "error", item, f"the answer alone differs in {cues}")]
+
+
+@item_check(
+    "answer_in_question",
+    "no question gives its answer away: the answer's text is not in the question unless a "
+    'distractor\'s is too (as in "A or B?")',
+    GROUP,
+)
+def answer_in_question(
+    item: AuditItem, ctx: AuditContext, stats: CheckStats
+) -> list[Finding] | None:
+    choices, truth = item.choices(), item.qa.get("ground_truth")
+    question = item.qa.get("question")
+    if truth not in choices or not isinstance(question, str):
+        return None
+    asked = squash(question)
+
+    def inside(text: str, shortest: int = 3) -> bool:
+        key = squash(text)
+        return len(key) >= shortest and not key.isdigit() and key in asked
+
+    answer = choices[str(truth)]
+    parts = (
+        [answer, *re.split(r"\s*[;；]\s*", answer)] if ";" in answer or "；" in answer else [answer]
+    )
+    others = [c for letter, c in choices.items() if letter != truth]
+    other_parts = [p for c in others for p in [c, *re.split(r"\s*[;；]\s*", c)]]
+    leaked = [p for p in parts if inside(p)]
+    if not leaked or any(inside(p, 2) for p in other_parts):
+        return []
+    whole = leaked[0] == answer
+    stats.counts["answers in the question" if whole else "answer parts in the question"] += 1
+    return [finding("answer_in_question", "warning", item, f"the question says {leaked[0]!r}")]

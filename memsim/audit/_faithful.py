@@ -1,0 +1,232 @@
+"""Message checks on our own records, through :mod:`memsim.verify` (the same test that
+verifies LLM rewrites, so the audit accepts exactly what verification accepts).
+
+A message *states* a fact of an entity when :func:`memsim.verify.fact_stated` finds the
+value the fact holds at the message's time, and it names the entity (states the
+values its ``refer`` template is made of: "my {relation}" -> the relation).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from string import Formatter
+from typing import Any
+
+from memsim.audit._context import AuditContext
+from memsim.audit._correctness import GROUP, NEEDS, derivation
+from memsim.audit._framework import item_check
+from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+from memsim.profile import Entity, Fact, Profile
+from memsim.schema import Schema
+from memsim.verbalize import LocaleData, value_at
+from memsim.verify import StatedFact, fact_stated, relative_days_in
+
+
+@lru_cache(maxsize=256)
+def refer_fields(template: str) -> tuple[str, ...]:
+    return tuple(f for _, f, _, _ in Formatter().parse(template) if f)
+
+
+def states(
+    text: str, entity: Entity, fact: Fact, when: dt.datetime, schema: Schema, loc: LocaleData
+) -> str | None:
+    """Why ``text`` does not state ``fact`` of ``entity`` at ``when`` (None: it does)."""
+    value = value_at(fact, when)
+    if not fact_stated(text, StatedFact(entity, fact, value, when), loc):
+        return f"does not state {fact.id} = {value!r}"
+    template = schema.entities[entity.kind].refer.get(loc.code, "")
+    for name in refer_fields(template):
+        named = entity.facts.get(name)
+        if named is None or named.id == fact.id:
+            continue
+        shown = value_at(named, when)
+        if not fact_stated(text, StatedFact(entity, named, shown, when), loc):
+            return f"does not name {entity.id} ({name} {shown!r})"
+    return None
+
+
+def _own(profile: Profile, fact_id: str) -> tuple[Entity, Fact] | None:
+    if ":" in fact_id:
+        return None  # noise: a fact of another profile
+    entity_id, attr = fact_id.rsplit(".", 1)
+    entity = profile.entity(entity_id)
+    return entity, entity.facts[attr]
+
+
+def _when(m: dict[str, Any]) -> dt.datetime:
+    return dt.datetime.fromisoformat(str(m.get("time")))
+
+
+@item_check(
+    "messages_state_facts",
+    "every message states each fact it carries, as the value holds at its time, and names "
+    "the entity (memsim.verify, as LLM rewrites are verified)",
+    GROUP,
+    ("provenance", "profiles", "schema"),
+)
+def messages_state_facts(
+    item: AuditItem, ctx: AuditContext, stats: CheckStats
+) -> list[Finding] | None:
+    profile = ctx.profile(item)
+    if profile is None:
+        return None
+    assert ctx.schema is not None and ctx.locale is not None
+    out = []
+    for m in item.messages:
+        for fid in m.get("facts", ()):
+            own = _own(profile, str(fid))
+            if own is None:
+                continue
+            stats.counts["facts checked"] += 1
+            why = states(str(m.get("message")), *own, _when(m), ctx.schema, ctx.locale)
+            if why:
+                stats.counts["facts not stated"] += 1
+                text = str(m.get("message"))[:100]
+                out.append(
+                    finding(
+                        "messages_state_facts",
+                        "error",
+                        item,
+                        f"message {m.get('mid')} {why}: {text}",
+                    )
+                )
+    return out
+
+
+@item_check(
+    "evidence_targets",
+    "the evidence the answer depends on is exactly the provenance's facts, each stated in a "
+    "message, and target_step_id is exactly the messages that state them",
+    GROUP,
+    NEEDS,
+)
+def evidence_targets(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> list[Finding] | None:
+    found = derivation(item, ctx)
+    if found is None or found.derived is None or item.provenance is None:
+        return None
+    needed = found.derived.facts
+    listed = set(item.provenance.get("fact_ids") or ())
+    out = []
+    if listed != needed:
+        stats.counts["provenance facts differ"] += 1
+        out.append(
+            finding(
+                "evidence_targets",
+                "error",
+                item,
+                f"provenance lists {sorted(listed)}, the answer depends on {sorted(needed)}",
+            )
+        )
+    carriers = {m.get("mid"): set(map(str, m.get("facts", ()))) & needed for m in item.messages}
+    expected = sorted(int(mid) for mid, facts in carriers.items() if facts and mid is not None)
+    said = set().union(*carriers.values()) if carriers else set()
+    for fid in sorted(needed - said):
+        stats.counts["evidence never stated"] += 1
+        out.append(finding("evidence_targets", "error", item, f"no message states {fid}"))
+    target = item.qa.get("target_step_id")
+    if sorted(target or []) != expected:
+        stats.counts["wrong target_step_id"] += 1
+        out.append(
+            finding(
+                "evidence_targets",
+                "error",
+                item,
+                f"target_step_id {target}, the messages stating the evidence are {expected}",
+            )
+        )
+    roles = {m.get("mid"): m.get("role") for m in item.messages}
+    odd = [mid for mid in expected if roles.get(mid) not in (None, "evidence")]
+    if odd:
+        out.append(
+            finding("evidence_targets", "warning", item, f"messages {odd} not marked evidence")
+        )
+    return out
+
+
+@item_check(
+    "withheld_unstated",
+    'a withheld fact ("you never told me both") is carried and stated by no message',
+    GROUP,
+    NEEDS,
+)
+def withheld_unstated(
+    item: AuditItem, ctx: AuditContext, stats: CheckStats
+) -> list[Finding] | None:
+    withheld = list((item.provenance or {}).get("withheld") or ())
+    profile = ctx.profile(item)
+    if not withheld or profile is None:
+        return None
+    assert ctx.schema is not None and ctx.locale is not None
+    out = []
+    for fid in withheld:
+        entity, fact = profile.entity(fid.rsplit(".", 1)[0]), profile.fact(fid)
+        for m in item.messages:
+            carried = fid in m.get("facts", ())
+            said = (
+                not carried
+                and states(str(m.get("message")), entity, fact, _when(m), ctx.schema, ctx.locale)
+                is None
+            )
+            others = [_own(profile, str(f)) for f in m.get("facts", ())]
+            same_value = any(
+                o and value_at(o[1], _when(m)) == value_at(fact, _when(m)) for o in others
+            )
+            if carried or (said and not same_value):
+                stats.counts["withheld facts stated"] += 1
+                out.append(
+                    finding(
+                        "withheld_unstated",
+                        "error",
+                        item,
+                        f"message {m.get('mid')} states withheld {fid}",
+                    )
+                )
+    return out
+
+
+@item_check(
+    "relative_times",
+    'every relative day a message says ("next Friday") resolves, against that message\'s '
+    "time, to the day of the event; answers and options use absolute dates",
+    GROUP,
+    NEEDS,
+)
+def relative_times(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> list[Finding] | None:
+    profile = ctx.profile(item)
+    if profile is None:
+        return None
+    assert ctx.locale is not None
+    out = []
+    for m in item.messages:
+        said_at = _when(m)
+        for fid in m.get("facts", ()):
+            own = _own(profile, str(fid))
+            if own is None or own[1].type != "datetime":
+                continue
+            days = relative_days_in(str(m.get("message")), said_at, ctx.locale)
+            if not days:
+                continue
+            stats.counts["relative mentions"] += 1
+            day = dt.datetime.fromisoformat(str(value_at(own[1], said_at))).date()
+            if day not in days:
+                stats.counts["resolved wrongly"] += 1
+                out.append(
+                    finding(
+                        "relative_times",
+                        "error",
+                        item,
+                        f"message {m.get('mid')} says {sorted(map(str, days))} for {fid} on {day}",
+                    )
+                )
+    asked = dt.datetime.fromisoformat(str(item.qa.get("time")))
+    for label, text in [("answer", item.qa.get("answer")), *item.choices().items()]:
+        if isinstance(text, str) and relative_days_in(text, asked, ctx.locale):
+            stats.counts["relative options"] += 1
+            out.append(
+                finding("relative_times", "error", item, f"{label} says a relative day: {text!r}")
+            )
+    return out
+
+
+__all__ = ["refer_fields", "states"]

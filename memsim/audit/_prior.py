@@ -1,0 +1,229 @@
+"""The option-prior shortcut: pick the option most probable under the schema's priors,
+given what the question reveals (the named entities' discrete naming values, "my
+mother" -> relation = mother, and a discrete condition), with no memory at all.
+
+- a discrete asked attribute (a node of the pgmpy network): exact inference,
+  P(node | revealed values), by pgmpy's variable elimination on
+  :func:`memsim.graph.to_pgmpy`;
+- anything else (numbers, dates, text, and every derived answer: counts, comparisons,
+  digit sums, day differences, seasons, weekdays, domains): the empirical distribution
+  of the answer re-derived (same transform, same parameters) on a large seeded sample
+  of profiles, the named entities matched by their naming values (or the same slots
+  when fewer than ``MIN_MATCHES`` sampled profiles have them).
+
+A hybrid option's probability is the product of its two parts'. Ties are broken at
+random (fractional credit), so an answer the prior cannot tell from the distractors
+scores chance.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import warnings
+from collections import Counter
+from typing import Any
+
+from memsim.audit._context import AuditContext
+from memsim.audit._derive import DerivationError, entity_ids, reference_time, remap
+from memsim.audit._framework import dataset_check
+from memsim.audit._sample import FAST, GROUP_TRANSFORMS, Sample
+from memsim.audit._shortcuts import Accuracy, credit, report_excess
+from memsim.audit._text import squash
+from memsim.audit._transforms import derive
+from memsim.audit._types import AuditItem, CheckStats, Finding
+from memsim.profile import Profile
+
+
+@dataset_check(
+    "shortcut_prior",
+    "picking the option most probable under the schema's priors, given what the question "
+    "reveals, is near chance",
+    "shortcut",
+    ("provenance", "profiles", "schema"),
+)
+class OptionPrior:
+    def __init__(self, ctx: AuditContext, stats: CheckStats):
+        from memsim.audit._correctness import deriver
+
+        self.ctx, self.stats, self.d = ctx, stats, deriver(ctx)
+        self.acc = Accuracy()
+        self.sample: Sample | None = None
+        self.pgmpy: Any = None
+        self.cache: dict[str, Counter[Any]] = {}
+        try:
+            from memsim.graph import to_pgmpy
+
+            with warnings.catch_warnings():  # pgmpy's own deprecation notices
+                warnings.simplefilter("ignore", FutureWarning)
+                pg = to_pgmpy(ctx.net)
+                from pgmpy.inference import VariableElimination
+
+            self.pgmpy = (pg, VariableElimination(pg.model))
+            how = "pgmpy variable elimination for discrete attributes"
+        except ImportError:
+            how = "pgmpy is not installed (pip install 'memsim[pgm]'): empirical priors only"
+        stats.notes.append(
+            f"{how}; the empirical distribution of the re-derived answer over "
+            f"{ctx.options.prior_sample} sampled profiles (seed {ctx.options.seed}) for "
+            "everything else, named entities matched by their naming values"
+        )
+
+    def visit(self, item: AuditItem) -> list[Finding] | None:
+        prov, choices, truth = item.provenance, item.choices(), item.qa.get("ground_truth")
+        profile = self.ctx.profile(item)
+        if prov is None or profile is None or truth not in choices:
+            return None
+        letters = sorted(choices)
+        when = reference_time(prov)
+        transform, params = str(prov.get("transform")), dict(prov.get("params") or {})
+        try:
+            if transform == "hybrid":
+                first, second = (
+                    self._dist(profile, str(p["transform"]), p["params"], when)
+                    for p in params["parts"]
+                )
+                join = self.d.loc.questions.answer_join
+                probs = [_split_prob(choices[k], join, first, second) for k in letters]
+            else:
+                dist = self._dist(profile, transform, params, when)
+                probs = [dist.get(squash(choices[k]), 0.0) for k in letters]
+        except DerivationError:
+            self.stats.counts["no prior"] += 1
+            return None
+        self.acc.add(item.type, credit(probs, letters.index(str(truth))), 1 / len(letters))
+        return []
+
+    def _dist(
+        self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime
+    ) -> dict[str, float]:
+        """P(answer), keyed by the squashed text the item would display for it."""
+        values = self._values(profile, transform, params, when)
+        total = sum(values.values()) or 1
+        shown = self._shown(profile, transform, params, when)
+        out: dict[str, float] = {}
+        for value, n in values.items():
+            key = squash(shown(value))
+            out[key] = out.get(key, 0.0) + n / total
+        return out
+
+    def _shown(
+        self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime
+    ) -> Any:
+        """How the item displays a value of its answer."""
+        if transform == "identity":
+            entity, fact = self.d.fact(profile, params["entity"], params["attribute"])
+            return lambda v: self.d.display(entity, fact, v)
+        if transform == "compare":
+            words = self.d.loc.questions.comparative_options
+            text = {
+                "first": self.d.who(profile.entity(params["first"])),
+                "second": self.d.who(profile.entity(params["second"])),
+                "same": words["same"],
+                "unknown": words["unknown"],
+            }
+            return lambda v: text[str(v)]
+        return str
+
+    def _values(
+        self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime
+    ) -> Counter[Any]:
+        if transform == "identity" and self.pgmpy is not None:
+            exact = self._exact(profile, params)
+            if exact is not None:
+                self.stats.counts["exact (pgmpy)"] += 1
+                return exact
+        self.stats.counts["empirical"] += 1
+        sample = self._sample()
+        by: list[str] | None = None  # the entity is named by its refer fields...
+        if transform == "identity" and "condition" in params:
+            by = [params["condition"]]  # ...or, in a conditional question, by the condition
+            params = {k: v for k, v in params.items() if k not in ("condition", "condition_value")}
+        named = (
+            []
+            if transform in GROUP_TRANSFORMS
+            else [
+                (eid, sample.naming(profile.entity(eid), by, _asked(params)))
+                for eid in entity_ids(params)
+            ]
+        )
+        key = json.dumps([transform, params, named], sort_keys=True, default=str)
+        counts = self.cache.get(key)
+        if counts is None:
+            counts = Counter()
+            fast = FAST.get(transform)
+            for other, mapping in sample.mappings(named):
+                try:
+                    if fast is not None:
+                        value = fast(self.d, other, remap(params, mapping))
+                    else:
+                        found = derive(
+                            self.d, other, transform, remap(params, mapping), frozenset(), when
+                        )
+                        value = _hashable(found.value)
+                except (DerivationError, KeyError):
+                    continue
+                counts[value] += 1
+            self.cache[key] = counts
+        return counts
+
+    def _sample(self) -> Sample:
+        if self.sample is None:
+            self.sample = Sample(self.ctx, self.d)
+        return self.sample
+
+    def _exact(self, profile: Profile, params: dict[str, Any]) -> Counter[Any] | None:
+        pg, inference = self.pgmpy
+        entity = profile.entity(params["entity"])
+        nid = f"{entity.id}.{params['attribute']}"
+        if nid not in pg.names:
+            return None
+        by = [str(params["condition"])] if "condition" in params else None
+        revealed = self._sample().revealed(entity, by, [params["attribute"]])
+        evidence = {
+            pg.names[f"{entity.id}.{f}"]: pg.state_of(
+                f"{entity.id}.{f}", str(entity.facts[f].value)
+            )
+            for f in revealed
+            if f"{entity.id}.{f}" in pg.names and f"{entity.id}.{f}" != nid
+        }
+        key = json.dumps([nid, evidence], sort_keys=True)
+        hit = self.cache.get(key)
+        if hit is None:
+            q = inference.query([pg.names[nid]], evidence=evidence or None, show_progress=False)
+            back = {state: value for value, state in pg.states[nid].items()}
+            hit = Counter(
+                {
+                    back[state]: float(p)
+                    for state, p in zip(q.state_names[pg.names[nid]], q.values, strict=True)
+                }
+            )
+            self.cache[key] = hit
+        return hit
+
+    def finish(self) -> list[Finding]:
+        self.stats.scores = self.acc.scores()
+        return report_excess(self.ctx, "shortcut_prior", self.stats.scores, "accuracy", "chance")
+
+
+def _split_prob(option: str, join: str, first: dict[str, float], second: dict[str, float]) -> float:
+    cuts = [i for i in range(len(option)) if option.startswith(join, i)]
+    return max(
+        (
+            first.get(squash(option[:i]), 0.0) * second.get(squash(option[i + len(join) :]), 0.0)
+            for i in cuts
+        ),
+        default=0.0,
+    )
+
+
+__all__ = ["OptionPrior", "Sample"]
+
+
+def _asked(params: dict[str, Any]) -> list[str]:
+    attrs = params.get("attributes") or [params.get("attribute")]
+    return [str(a) for a in attrs if a]
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value

@@ -1,0 +1,86 @@
+"""Numeric answers flattened against what the question reveals.
+
+A digit sum clusters in the middle, an age gap between a father and a son does not: a
+reader who picks the option nearest the mode beats chance unless answers are kept in
+inverse proportion to their probability. :func:`flat_options` does that over the
+answer's support (values at least ``TRIM`` x as likely as the most likely one) and
+spreads the options inside it, so the kept answers are uniform over it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+
+from memsim.profile import Entity
+from memsim.qa._choices import numeric_options, rank_room
+from memsim.qa._context import QAContext
+from memsim.qa._pool import TRIM
+
+
+def flat_options(
+    answer: int, share: dict[int, float] | None, rng: np.random.Generator
+) -> list[int] | None:
+    """Keep a numeric answer with probability p_min / p(answer) over its support (the
+    values at least TRIM x as likely as the most likely one) and spread the options
+    inside that support: answers are uniform over it, so no option's prior probability
+    tells the answer (sums of digits cluster in the middle; an age gap between a father
+    and a son does not)."""
+    if not share:
+        return None
+    top = max(share.values())
+    support = {v: p for v, p in share.items() if p >= TRIM * top}
+    if answer not in support or len(support) < 4:
+        return None
+    low, high = min(support), max(support)
+    # weight by the ranks that fit too: answers stay uniform once infeasible ranks are redrawn
+    weight = {v: p * rank_room(v, low, high) for v, p in support.items()}
+    if rng.random() >= min(weight.values()) / weight[answer]:
+        return None
+    return numeric_options(answer, rng, low, high)
+
+
+@lru_cache(maxsize=16)
+def digit_sum_share(k: int) -> dict[int, float]:
+    """P(sum of k uniform random digits) (identifiers end in random digits)."""
+    pmf = np.ones(1)
+    for _ in range(k):
+        pmf = np.convolve(pmf, np.full(10, 0.1))
+    return {i: float(p) for i, p in enumerate(pmf)}
+
+
+def pool_share(
+    ctx: QAContext, members: list[tuple[Entity, str]], gap: Callable[[object, object], int]
+) -> dict[int, float] | None:
+    """P(gap) between two facts of entities named like these ones, in the pool."""
+    spec = []
+    for e, attr in members:
+        given = ctx.revealed(e, ctx.naming(e), attr)
+        if given is None:
+            return None
+        spec.append((e.kind, given, attr))
+    key = ("gap", gap.__name__, tuple(spec))
+    if key not in ctx.pool.memo:
+        pairs = ctx.pool.joint(spec)
+        share: dict[int, float] | None = None
+        if pairs is not None:
+            counts = Counter(gap(x, y) for x, y in pairs)
+            share = {v: c / len(pairs) for v, c in counts.items()}
+        ctx.pool.memo[key] = share
+    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+
+
+def age_gap(x: object, y: object) -> int:
+    return abs(int(str(x)) - int(str(y)))
+
+
+def day_gap(x: object, y: object) -> int:
+    days = [dt.date.fromisoformat(str(v)[:10]) for v in (x, y)]
+    return abs((days[0] - days[1]).days)
+
+
+__all__ = ["age_gap", "day_gap", "digit_sum_share", "flat_options", "pool_share"]

@@ -1,0 +1,236 @@
+"""Values of each attribute across many sampled profiles: where distractors come from,
+and the distributions answers are flattened against.
+
+The option-prior shortcut (pick the option most probable given what the question
+reveals) is closed by making the answer and its distractors exchangeable. For the
+attribute asked and what the question reveals about the entity (its naming values:
+"my mother" -> relation = mother; the event a name is made from; a condition):
+- the *support* is the attribute's values among pool entities that match what is
+  revealed, less those under ``TRIM`` x the most common one (too rare to estimate);
+- a question is kept with probability p_min / p(answer) over the support, so answers
+  are uniform over it (exactly, up to the pool's sampling error), and
+- distractors are drawn uniformly from the rest of the support.
+Then no function of the options, a prior included, tells the answer from the others.
+Counts are flattened the same way against the pool's count distribution of the
+question's predicate (:meth:`ValuePool.count_distribution`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from memsim.graph import BRNet
+from memsim.sampling import ProfileSampler, to_python
+
+POOL_START = 10**9
+"""Pool profiles are drawn from stream indices far above any dataset's, so they are
+never the profiles questions are asked about."""
+POOL_PROFILES = 6000
+"""Enough that a value given a rare revealed value (a product 2% of people own) still
+has MIN_ROWS pool entities to be estimated from."""
+MIN_ROWS = 30
+"""Fewer matching pool entities than this: the distribution is not estimated, and the
+question is not asked."""
+TRIM = 0.1
+"""Values rarer than this share of the most common one are left out of the support."""
+MIN_COUNT_SHARE = 0.03
+"""Counts rarer than this under a predicate (in the pool) are impossible for it: never
+an answer, never an option."""
+
+Given = tuple[tuple[str, Any], ...]
+"""(attribute, value) pairs the question reveals about the entity."""
+
+
+@dataclass(frozen=True)
+class ValuePool:
+    """Values of each (entity kind, attribute) across many sampled profiles."""
+
+    values: dict[tuple[str, str], tuple[object, ...]]
+    rows: dict[str, dict[str, tuple[object, ...]]] = field(default_factory=dict)
+    """kind -> attribute -> values, slot-major (row = slot * profiles + profile), so the
+    attributes of one pool entity share a row."""
+    profiles: int = 0
+
+    @classmethod
+    def sample(cls, net: BRNet, seed: int, n: int = POOL_PROFILES) -> ValuePool:
+        batch = ProfileSampler(net).sample_batch(seed, POOL_START, POOL_START + n)
+        values: dict[tuple[str, str], list[object]] = {}
+        slots: dict[tuple[str, str], dict[int, list[object]]] = {}
+        for nid, column in batch.columns.items():
+            node = net[nid]
+            python = to_python(node, column)
+            values.setdefault((node.key.kind, node.key.attr), []).extend(python)
+            slots.setdefault((node.key.kind, node.key.attr), {})[node.key.index] = python
+        rows: dict[str, dict[str, tuple[object, ...]]] = {}
+        for (kind, attr), by_slot in slots.items():
+            rows.setdefault(kind, {})[attr] = tuple(v for i in sorted(by_slot) for v in by_slot[i])
+        return cls({k: tuple(v) for k, v in values.items()}, rows, n)
+
+    # --- marginal values ----------------------------------------------------------------
+    def distinct(self, kind: str, attr: str) -> list[object]:
+        return list(self._counts[(kind, attr)])
+
+    @cached_property
+    def _counts(self) -> dict[tuple[str, str], Counter[object]]:
+        return {key: Counter(values) for key, values in self.values.items()}
+
+    def sample_distinct(
+        self, kind: str, attr: str, k: int, rng: np.random.Generator
+    ) -> list[object]:
+        """Up to k distinct values, uniformly among the distinct values."""
+        values = self.distinct(kind, attr)
+        return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
+
+    # --- given what the question reveals ------------------------------------------------
+    def support(self, kind: str, attr: str, given: Given = ()) -> dict[object, float] | None:
+        """P(value | given) over the trimmed support, or None when too few pool entities
+        match ``given``."""
+        key = (kind, attr, given)
+        cache = self._support_cache
+        if key not in cache:
+            cache[key] = self._support(kind, attr, given)
+        return cache[key]
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Per-pool results that callers compute once (count predicates per group)."""
+        return {}
+
+    @cached_property
+    def _support_cache(self) -> dict[tuple[str, str, Given], dict[object, float] | None]:
+        return {}
+
+    def _support(self, kind: str, attr: str, given: Given) -> dict[object, float] | None:
+        columns = self.rows.get(kind, {})
+        if attr not in columns or any(a not in columns for a, _ in given):
+            return None
+        target = columns[attr]
+        rows: Sequence[int] = range(len(target))
+        for a, v in given:
+            column = columns[a]
+            rows = [r for r in rows if column[r] == v]
+        if len(rows) < MIN_ROWS:
+            return None
+        counts = Counter(target[r] for r in rows)
+        top = max(counts.values())
+        total = sum(counts.values())
+        return {v: c / total for v, c in counts.items() if c >= TRIM * top}
+
+    def accept(
+        self, kind: str, attr: str, value: object, rng: np.random.Generator, given: Given = ()
+    ) -> bool:
+        """Keep a question about ``value`` with probability p_min / p(value) over the
+        support given what the question reveals (never when the value is outside it, or
+        the support has fewer than four values): answers come out uniform over it."""
+        support = self.support(kind, attr, given)
+        if support is None or value not in support or len(support) < 4:
+            return False
+        return bool(rng.random() < min(support.values()) / support[value])
+
+    def sample_support(
+        self, kind: str, attr: str, k: int, rng: np.random.Generator, given: Given = ()
+    ) -> list[object]:
+        """Up to k distinct values, uniformly from the support given ``given``."""
+        values = list(self.support(kind, attr, given) or {})
+        return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
+
+    # --- several entities at once -----------------------------------------------------
+    def joint(self, members: Sequence[tuple[str, Given, str]]) -> list[tuple[object, ...]] | None:
+        """For each pool profile that has distinct entities like every member (kind, what
+        the question reveals about it, attribute), their values of those attributes;
+        None when fewer than MIN_ROWS pool profiles have them all."""
+        key = ("joint", tuple(members))
+        if key in self.memo:
+            return self.memo[key]  # type: ignore[no-any-return]
+        n = self.profiles
+        alive = np.ones(n, dtype=bool)
+        taken: dict[str, NDArray[np.bool_]] = {}
+        picked = []
+        for kind, given, attr in members:
+            columns = self.rows.get(kind, {})
+            if attr not in columns or any(a not in columns for a, _ in given):
+                self.memo[key] = None
+                return None
+            slots = len(columns[attr]) // n
+            match = np.ones((n, slots), dtype=bool)
+            for a, v in given:
+                values = self._array(kind, a).reshape(slots, n).T
+                match &= values == v
+            free = match & ~taken.setdefault(kind, np.zeros((n, slots), dtype=bool))
+            slot = free.argmax(axis=1)
+            alive &= free.any(axis=1)
+            taken[kind][np.arange(n), slot] = True
+            picked.append(self._array(kind, attr)[slot * n + np.arange(n)])
+        out = [tuple(column[j] for column in picked) for j in np.flatnonzero(alive)]
+        result = out if len(out) >= MIN_ROWS else None
+        self.memo[key] = result
+        return result
+
+    def _array(self, kind: str, attr: str) -> NDArray[Any]:
+        key = ("array", kind, attr)
+        if key not in self.memo:
+            column = np.empty(len(self.rows[kind][attr]), dtype=object)
+            column[:] = self.rows[kind][attr]
+            self.memo[key] = column
+        return self.memo[key]  # type: ignore[no-any-return]
+
+    # --- counts ---------------------------------------------------------------------------
+    def group_column(
+        self, slots: Sequence[tuple[str, int]], attr: str, key: Any
+    ) -> NDArray[np.float64] | None:
+        """Sort keys of ``attr`` for the given (kind, slot) members, one row per pool
+        profile (None when a member lacks the attribute)."""
+        out = np.empty((self.profiles, len(slots)))
+        for j, (kind, slot) in enumerate(slots):
+            column = self.rows.get(kind, {}).get(attr)
+            if column is None:
+                return None
+            part = column[slot * self.profiles : (slot + 1) * self.profiles]
+            out[:, j] = [key(v) for v in part]
+        return out
+
+    def count_distribution(
+        self, keys: NDArray[np.float64], op: str, threshold: float
+    ) -> NDArray[np.float64]:
+        """P(count) of ``keys op threshold`` over the pool's groups (index = count)."""
+        hit = COMPARISONS[op](keys, threshold).sum(axis=1)
+        return np.bincount(hit, minlength=keys.shape[1] + 1) / len(hit)
+
+
+COMPARISONS = {
+    "eq": np.equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "after": np.greater,
+    "before": np.less,
+}
+
+
+def day_key(text: object) -> float:
+    """A date, date-time or month-day (ISO text) as a number that sorts like it."""
+    s = str(text)
+    if len(s) == 5:  # MM-DD
+        return float(int(s[:2]) * 100 + int(s[3:]))
+    return dt.datetime.fromisoformat(s).timestamp()
+
+
+__all__ = [
+    "COMPARISONS",
+    "MIN_COUNT_SHARE",
+    "MIN_ROWS",
+    "POOL_START",
+    "TRIM",
+    "Given",
+    "ValuePool",
+    "day_key",
+]

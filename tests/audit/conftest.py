@@ -1,0 +1,95 @@
+"""Small hand-written datasets for the audit's own tests (the generated ones are in
+tests/integration/test_audit.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MEMDAILY_CANDIDATES = (ROOT.parent / "shared" / "memdaily", ROOT.parents[1] / "shared" / "memdaily")
+
+
+def record(tid: int, times: list[str], **qa: Any) -> dict[str, Any]:
+    """A native record with one message per time; the question asked after them."""
+    messages = [
+        {
+            "mid": i,
+            "message": f"My cousin's age is {30 + i}.",
+            "time": t,
+            "place": "home",
+            "role": "evidence" if i == 0 else "filler",
+            "facts": [],
+        }
+        for i, t in enumerate(times)
+    ]
+    base = {
+        "question": "How old is my cousin?",
+        "answer": "30 years",
+        "choices": {"A": "30 years", "B": "31 years", "C": "32 years", "D": "33 years"},
+        "ground_truth": "A",
+        "target_step_id": [0],
+        "time": "2024-05-01T20:00",
+    }
+    return {
+        "format_version": 1,
+        "tid": tid,
+        "type": "simple",
+        "scenario": "roles",
+        "profile_id": f"p{tid:06d}",
+        "locale": "en",
+        "message_list": messages,
+        "QA": {**base, **qa},
+    }
+
+
+def write_native(folder: Path, records: list[dict[str, Any]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "dataset.jsonl", "w", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in records)
+    manifest = {
+        "kind": "dataset",
+        "options": {"seed": 0},
+        "schema": {"name": "daily_life", "locale": "en"},
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+GOOD_TIMES = ["2024-05-01T08:00", "2024-05-01T09:30", "2024-05-01T12:00"]
+
+
+@pytest.fixture
+def clean_native(tmp_path: Path) -> Path:
+    return write_native(tmp_path / "clean", [record(i, GOOD_TIMES) for i in range(3)])
+
+
+@pytest.fixture
+def native(tmp_path: Path) -> Callable[[str, list[list[str]]], Path]:
+    """native(name, [times of trajectory 0, times of trajectory 1, ...]) -> a dataset folder."""
+
+    def make(name: str, trajectories: list[list[str]]) -> Path:
+        return write_native(tmp_path / name, [record(i, t) for i, t in enumerate(trajectories)])
+
+    return make
+
+
+@pytest.fixture
+def raw_native(tmp_path: Path) -> Callable[[str, list[dict[str, Any]]], Path]:
+    """raw_native(name, records) -> a dataset folder holding exactly these records."""
+    return lambda name, records: write_native(tmp_path / name, records)
+
+
+@pytest.fixture(scope="session")
+def memdaily_dir() -> Path:
+    for folder in MEMDAILY_CANDIDATES:
+        if (folder / "01_simple_roles.json").is_file():
+            return folder
+    pytest.skip(
+        "the MemDaily reference data is not at ../shared/memdaily (it is only on the "
+        "project's machines)"
+    )
