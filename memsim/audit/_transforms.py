@@ -146,7 +146,7 @@ def count(
         threshold = d.key(first_entity, first_fact, params["threshold"])
         number = sum(bool(COMPARE[op](d.key(e, f, _at(f, when)), threshold)) for e, f in named)
     shown = d.display(first_entity, first_fact, params["threshold"])
-    predicate = d.loc.questions.aggregative_predicates[op].format(value=shown)
+    predicate = d.loc.questions.predicate(op, attr).format(value=shown)
     return Derived(
         str(number),
         number,

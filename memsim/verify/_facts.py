@@ -98,8 +98,9 @@ def identifier_regex(value: str) -> re.Pattern[str]:
 
 
 def words(text: str, loc: LocaleData) -> list[str]:
-    """The words of ``text``, folded, with numbers as plain digits."""
-    return re.findall(r"\w+", _numbers_as_digits(text, loc, " "))
+    """The words of ``text``, folded, with numbers as plain digits; a CJK character is
+    a word of its own, so "手机是OPPO Reno7" has the words of "OPPO Reno7"."""
+    return re.findall(r"\w+", CJK.sub(r" \g<0> ", _numbers_as_digits(text, loc, " ")))
 
 
 def squeeze(text: str, loc: LocaleData) -> str:

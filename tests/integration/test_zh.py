@@ -230,3 +230,28 @@ def test_the_time_format_checked_above_is_memdailys_own() -> None:
     assert all(MEMDAILY_TIME.match(t) for t in times), [
         t for t in times if not MEMDAILY_TIME.match(t)
     ][:5]
+
+
+def test_a_generated_chinese_dataset_audits_clean(zh_runs: dict[str, Path], tmp_path: Path) -> None:
+    report = tmp_path / "report"
+    cmd = [
+        sys.executable,
+        "-m",
+        "memsim",
+        "audit",
+        str(zh_runs["one"]),
+        "--profiles",
+        str(zh_runs["profiles"]),
+        "--schema",
+        str(SCHEMA),
+        "--report",
+        str(report),
+        "--no-progress",
+    ]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    found = json.loads((report / "report.json").read_text(encoding="utf-8"))
+    errors = [f for f in found["findings"] if f["severity"] == "error"]
+    assert not errors, errors[:5]
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert found["checks"]["answer_rederived"]["items"] == 6 * PER_TYPE
+    assert found["checks"]["messages_state_facts"]["counts"]["facts checked"] > 1000

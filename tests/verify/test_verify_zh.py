@@ -177,3 +177,10 @@ def test_a_known_value_inside_a_larger_number_is_not_new(vocab: Vocabulary) -> N
     src = "这次团建的规模大概是五十人。"
     assert new_terms(src, "顺便说一下，这次团建的规模大概是五十人。", vocab, ZH) == []
     assert new_terms(src, "这次团建大概五十人，另外还有十人的小会。", vocab, ZH) != []
+
+
+def test_a_latin_name_right_after_chinese_is_stated() -> None:
+    item = stated("name", "categorical", "OPPO Reno7", kind="item")
+    assert fact_stated("我喜欢的手机是OPPO Reno7。", item, ZH)
+    assert fact_stated("OPPO Reno7手感不错。", item, ZH)
+    assert not fact_stated("我喜欢的手机是OPPO Reno8。", item, ZH)
