@@ -301,3 +301,8 @@ def ls_cmd(family: str | None) -> None:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():
         click.echo(name)
+
+
+from memsim.cli._bench import bench_cmd  # noqa: E402
+
+main.add_command(bench_cmd)
