@@ -21,7 +21,15 @@ from memsim.bench._times import TimeFormat, detect_format
 from memsim.bench._tokenize import tokenize
 from memsim.bench._types import BenchItem, Labels, Message, Query
 
-OFFLINE_MECHANISMS = ("no_memory", "full_context", "recent_k", "bm25", "embedding", "oracle", "noise_only")
+OFFLINE_MECHANISMS = (
+    "no_memory",
+    "full_context",
+    "recent_k",
+    "bm25",
+    "embedding",
+    "oracle",
+    "noise_only",
+)
 
 
 def installed_mechanisms() -> tuple[str, ...]:

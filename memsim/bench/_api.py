@@ -14,7 +14,13 @@ from typing import Any
 
 from memsim import __version__
 from memsim._io import MANIFEST, atomic_output_dir, dumps
-from memsim.bench._data import Format, Source, memdaily_noise_schema, native_noise_schema, open_source
+from memsim.bench._data import (
+    Format,
+    Source,
+    memdaily_noise_schema,
+    native_noise_schema,
+    open_source,
+)
 from memsim.bench._memory import MEMORY, Memory
 from memsim.bench._pool import NOISE_PROFILES, NOISE_START, NoisePool
 from memsim.bench._reader import READER, Reader
@@ -64,10 +70,17 @@ class BenchOptions:
             raise ValueError(f"limit must be at least 1, not {self.limit}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"mechanisms": list(self.mechanisms), "reader": self.reader,
-                "noise": list(self.levels), "k": self.k, "seed": self.seed, "limit": self.limit,
-                "format": self.format, "noise_schema": self.noise_schema,
-                "timings": self.timings}  # fmt: skip
+        return {
+            "mechanisms": list(self.mechanisms),
+            "reader": self.reader,
+            "noise": list(self.levels),
+            "k": self.k,
+            "seed": self.seed,
+            "limit": self.limit,
+            "format": self.format,
+            "noise_schema": self.noise_schema,
+            "timings": self.timings,
+        }
 
 
 def parse_levels(text: str) -> tuple[int, ...]:
@@ -76,7 +89,9 @@ def parse_levels(text: str) -> tuple[int, ...]:
     for part in text.split(","):
         part = part.strip().lower().removesuffix("x")
         if not part.isdigit():
-            raise ValueError(f"bad noise level {part!r} in {text!r}: give whole numbers such as 1,10,50,100")
+            raise ValueError(
+                f"bad noise level {part!r} in {text!r}: give whole numbers such as 1,10,50,100"
+            )
         out.append(int(part))
     return tuple(out)
 
@@ -99,13 +114,26 @@ def run_bench(
 
         pool = NoisePool(load_schema(schema_path), options.seed)
     tokens = token_counter()
-    run = BenchRun(mechanisms, reader, list(options.levels), options.k, options.seed, fmt, pool, tokens,
-                   options.timings)  # fmt: skip
+    run = BenchRun(
+        mechanisms,
+        reader,
+        list(options.levels),
+        options.k,
+        options.seed,
+        fmt,
+        pool,
+        tokens,
+        options.timings,
+    )
     run.run(with_progress(source.items(), len(source.selected), progress))
     recs = records(run)
     notes = _notes(source, pool, tokens is not None, options)
-    title = f"memsim bench: {Path(path).name} ({source.format}, {len(source.selected)} trajectories)"
-    manifest = _manifest(source, options, run, pool, schema_path, fmt.name, tokens is not None, notes)
+    title = (
+        f"memsim bench: {Path(path).name} ({source.format}, {len(source.selected)} trajectories)"
+    )
+    manifest = _manifest(
+        source, options, run, pool, schema_path, fmt.name, tokens is not None, notes
+    )
     with atomic_output_dir(out, BENCH_KIND) as stage:
         (stage / "results.json").write_bytes(dumps(recs))
         (stage / "results.md").write_text(markdown(recs, title, notes), encoding="utf-8")
@@ -129,20 +157,25 @@ def _data_is_chinese(source: Source) -> bool:
     return False
 
 
-def _notes(source: Source, pool: NoisePool | None, counted: bool, options: BenchOptions) -> list[str]:
+def _notes(
+    source: Source, pool: NoisePool | None, counted: bool, options: BenchOptions
+) -> list[str]:
     notes = [
         "Noise level L: each trajectory holds L times its real messages "
         "((L - 1) noise messages per real one; 1x = no noise), as in the MemSim paper.",
     ]
-    if pool is not None and (pool.locale.code == "zh") != _data_is_chinese(source):
+    chinese = _data_is_chinese(source)
+    if pool is not None and (pool.locale.code == "zh") != chinese:
         notes.append(
             f"Noise language differs from the data: the noise is '{pool.locale.code}' "
-            f"({pool.schema.name}) while the data is {'Chinese' if _data_is_chinese(source) else 'not Chinese'}."
+            f"({pool.schema.name}) while the data is {'Chinese' if chinese else 'not Chinese'}."
         )
     if options.limit is not None:
         notes.append(f"Subset: at most {options.limit} trajectories per QA kind (seeded sample).")
     if source.dropped_flagged:
-        notes.append(f"{source.dropped_flagged} MemDaily items flagged as failed generations were left out.")
+        notes.append(
+            f"{source.dropped_flagged} MemDaily items flagged as failed generations were left out."
+        )
     if not counted:
         notes.append("Prompt tokens not counted: pip install 'memsim[tokens]'.")
     if not options.timings:
@@ -151,25 +184,43 @@ def _notes(source: Source, pool: NoisePool | None, counted: bool, options: Bench
 
 
 def _manifest(
-    source: Source, options: BenchOptions, run: BenchRun, pool: NoisePool | None,
-    schema_path: Path | None, time_format: str, counted: bool, notes: list[str],
-) -> dict[str, Any]:  # fmt: skip
+    source: Source,
+    options: BenchOptions,
+    run: BenchRun,
+    pool: NoisePool | None,
+    schema_path: Path | None,
+    time_format: str,
+    counted: bool,
+    notes: list[str],
+) -> dict[str, Any]:
     noise: dict[str, Any] | None = None
     if pool is not None and schema_path is not None:
         from memsim.bench._data import _digest_file
 
-        noise = {"schema": str(schema_path), "schema_name": pool.schema.name,
-                 "schema_version": pool.schema.version, "schema_sha256": _digest_file(schema_path),
-                 "locale": pool.locale.code, "profiles": NOISE_PROFILES,
-                 "profile_start": NOISE_START, "pool_entities": len(pool.entities)}  # fmt: skip
+        noise = {
+            "schema": str(schema_path),
+            "schema_name": pool.schema.name,
+            "schema_version": pool.schema.version,
+            "schema_sha256": _digest_file(schema_path),
+            "locale": pool.locale.code,
+            "profiles": NOISE_PROFILES,
+            "profile_start": NOISE_START,
+            "pool_entities": len(pool.entities),
+        }
     return {
         "kind": BENCH_KIND,
         "memsim_version": __version__,
         "seed": options.seed,
         "options": options.to_json(),
-        "dataset": {"path": str(source.path), "format": source.format, "sha256": source.digest,
-                    "trajectories": source.total, "selected": len(source.selected),
-                    "dropped_flagged": source.dropped_flagged, "time_format": time_format},  # fmt: skip
+        "dataset": {
+            "path": str(source.path),
+            "format": source.format,
+            "sha256": source.digest,
+            "trajectories": source.total,
+            "selected": len(source.selected),
+            "dropped_flagged": source.dropped_flagged,
+            "time_format": time_format,
+        },
         "mechanisms": [m.describe() for m in run.mechanisms],
         "reader": run.reader.describe(),
         "tokenizer": f"{TOKENIZER} (bpe-openai)" if counted else None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from memsim.bench._memory import MEMORY, DEFAULT_K, Memory, top_k
+from memsim.bench._memory import DEFAULT_K, MEMORY, Memory, top_k
 from memsim.bench._tokenize import tokenize
 from memsim.bench._types import Labels, Message, Query
 
@@ -80,4 +80,10 @@ class BM25Memory(Memory):
         return [self.messages[i] for i in top_k(self.scores(query.question), self.k)]
 
     def describe(self) -> dict[str, object]:
-        return {"name": self.name, "k": self.k, "k1": self.k1, "b": self.b, "tokens": "words + CJK bigrams"}
+        return {
+            "name": self.name,
+            "k": self.k,
+            "k1": self.k1,
+            "b": self.b,
+            "tokens": "words + CJK bigrams",
+        }

@@ -57,7 +57,9 @@ class Source:
         return []
 
 
-def open_source(path: str | Path, fmt: Format = "auto", limit: int | None = None, seed: int = 0) -> Source:
+def open_source(
+    path: str | Path, fmt: Format = "auto", limit: int | None = None, seed: int = 0
+) -> Source:
     """Find out what ``path`` holds and select the trajectories to run (see ``--limit``)."""
     path = Path(path)
     if not path.exists():
@@ -67,18 +69,27 @@ def open_source(path: str | Path, fmt: Format = "auto", limit: int | None = None
         if not native.is_file():
             raise FileNotFoundError(f"{path}: holds no {NATIVE_FILE} (is it a memsim dataset?)")
         types = [item.type for item in native_records(native)]
-        return Source(native, "native", _digest_file(native), _select(types, limit, seed), len(types))
+        return Source(
+            native, "native", _digest_file(native), _select(types, limit, seed), len(types)
+        )
     items = read_memdaily(path)
     kept = drop_flagged(items)
     types = [item.type for item in kept]
-    return Source(path, "memdaily", _digest_path(path), _select(types, limit, seed), len(kept),
-                  len(items) - len(kept), kept)  # fmt: skip
+    return Source(
+        path,
+        "memdaily",
+        _digest_path(path),
+        _select(types, limit, seed),
+        len(kept),
+        len(items) - len(kept),
+        kept,
+    )
 
 
 def native_records(path: Path) -> Iterator[MemDailyItem]:
     """The records of a ``dataset.jsonl``, with ``file:line`` in every error."""
     try:
-        lines = open(path, "rb")
+        lines = open(path, "rb")  # noqa: SIM115  (closed by the with below; open errors named)
     except OSError as e:
         raise FileNotFoundError(f"{path}: cannot read: {e.strerror or e}") from e
     with lines:
@@ -89,17 +100,24 @@ def native_records(path: Path) -> Iterator[MemDailyItem]:
                 record = orjson.loads(line)
                 qa = record["QA"]
                 item = MemDailyItem(
-                    type=record["type"], scenario=record["scenario"], tid=record["tid"],
+                    type=record["type"],
+                    scenario=record["scenario"],
+                    tid=record["tid"],
                     messages=tuple(_message(m) for m in record["message_list"]),
-                    qa={k: qa[k] for k in ("question", "choices", "ground_truth", "target_step_id", "time")}
+                    qa={
+                        k: qa[k]
+                        for k in ("question", "choices", "ground_truth", "target_step_id", "time")
+                    }
                     | {"provenance": qa.get("provenance", {})},
                     source=str(path),
-                )  # fmt: skip
+                )
             except orjson.JSONDecodeError as e:
                 raise ValueError(f"{path}:{number}: invalid JSON: {e.msg}") from e
             except (KeyError, TypeError, AttributeError) as e:
                 problem = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-                raise ValueError(f"{path}:{number}: not a memsim trajectory record: {problem}") from e
+                raise ValueError(
+                    f"{path}:{number}: not a memsim trajectory record: {problem}"
+                ) from e
             yield item
 
 
@@ -160,7 +178,11 @@ def native_noise_schema(source: Source) -> Path:
             f"{manifest}: cannot tell which schema made this dataset ({e}); "
             "pass --noise-schema PATH"
         ) from e
-    candidates = [f"schemas/{name}.{locale}.yaml", f"schemas/{name}.yaml"] if locale else [f"schemas/{name}.yaml"]
+    candidates = (
+        [f"schemas/{name}.{locale}.yaml", f"schemas/{name}.yaml"]
+        if locale
+        else [f"schemas/{name}.yaml"]
+    )
     for relative in candidates:
         found = find_schema(relative)
         if found is not None:

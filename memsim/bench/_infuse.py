@@ -94,7 +94,9 @@ def sample_composition(total: int, caps: list[int], rng: np.random.Generator) ->
     return out
 
 
-def pick_minutes(segments: list[tuple[int, int]], count: int, rng: np.random.Generator) -> list[int]:
+def pick_minutes(
+    segments: list[tuple[int, int]], count: int, rng: np.random.Generator
+) -> list[int]:
     """``count`` distinct free minutes, uniform among the segments', ascending."""
     if count == 0:
         return []
@@ -140,8 +142,7 @@ def infuse(
     evidence = {position[t] for t in raw.qa["target_step_id"]}
     noise_count = (level - 1) * len(real)
     if noise_count == 0 or pool is None or not real:
-        messages = [_real(i, m) for i, m in enumerate(real)]
-        return _item(raw, key, messages, evidence, set())
+        return _item(raw, key, [_real(i, m) for i, m in enumerate(real)], evidence, set())
 
     times = [minutes(_parse(fmt, m["time"], raw, key)) for m in real]
     asked = minutes(_parse(fmt, raw.qa["time"], raw, key))

@@ -56,7 +56,9 @@ def bootstrap_ci(correct: int, n: int, seed: int, name: str) -> tuple[float, flo
     resampling the items, far faster)."""
     if n == 0:
         return None
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(7, zlib.crc32(name.encode()))))
+    rng = np.random.default_rng(
+        np.random.SeedSequence(seed, spawn_key=(7, zlib.crc32(name.encode())))
+    )
     means = rng.binomial(n, correct / n, size=BOOTSTRAP) / n
     tail = (1.0 - CONFIDENCE) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])

@@ -12,8 +12,8 @@ What counts as a choice, in order:
 4. the text of exactly one option (``Boston``), when no letter was found.
 
 A reply that names two different options at the same level (``A or B``, ``答案是A和C``,
-a letter that contradicts the option text beside it), or that names none, gives None: an unparseable reply
-counts as a wrong answer, never as a guess.
+a letter that contradicts the option text beside it), or that names none, gives None:
+an unparseable reply counts as a wrong answer, never as a guess.
 """
 
 from __future__ import annotations

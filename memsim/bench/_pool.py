@@ -88,7 +88,9 @@ class NoisePool:
             if entity.scenario not in ALL_SCENARIOS:
                 continue  # the user's own facts
             attrs = self.schema.attributes_of(entity.kind)
-            facts = tuple(f for f in entity.facts.values() if attrs[f.attribute].phrasings.get(code))
+            facts = tuple(
+                f for f in entity.facts.values() if attrs[f.attribute].phrasings.get(code)
+            )
             if not facts:
                 continue
             refer = self.schema.entities[entity.kind].refer.get(code, "")

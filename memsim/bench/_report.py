@@ -26,18 +26,27 @@ def records(run: BenchRun) -> list[dict[str, Any]]:
             kinds = list(dict.fromkeys(r.qa_type for r in cell.rows))
             for kind in [*kinds, ALL]:
                 rows_kind = [r for r in cell.rows if kind in (ALL, r.qa_type)]
-                scenarios = list(dict.fromkeys(r.scenario for r in rows_kind)) if kind != ALL else []
+                scenarios = (
+                    list(dict.fromkeys(r.scenario for r in rows_kind)) if kind != ALL else []
+                )
                 for scenario in [*scenarios, ALL]:
                     rows = [r for r in rows_kind if scenario in (ALL, r.scenario)]
-                    groups = [g for g in cell.write if kind in (ALL, g[0]) and scenario in (ALL, g[1])]
+                    groups = [
+                        g for g in cell.write if kind in (ALL, g[0]) and scenario in (ALL, g[1])
+                    ]
                     out.append(_record(run, memory.name, level, kind, scenario, rows, groups))
     return out
 
 
 def _record(
-    run: BenchRun, mechanism: str, level: int, kind: str, scenario: str, rows: list[Row],
+    run: BenchRun,
+    mechanism: str,
+    level: int,
+    kind: str,
+    scenario: str,
+    rows: list[Row],
     groups: list[tuple[str, str]],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     cell = run.cells[mechanism, level]
     n = len(rows)
     correct = sum(1 for r in rows if r.answer is not None and r.answer == r.ground_truth)
@@ -68,7 +77,9 @@ def _record(
         "ndcg_at_k": _round(mean([r.ndcg_k for r in rows])),
         "evidence_seen": _round(mean([r.seen for r in rows])),
         "memory_messages": _round(mean([float(r.memory_messages) for r in rows])),
-        "prompt_tokens": _round(mean([None if r.tokens is None else float(r.tokens) for r in rows])),
+        "prompt_tokens": _round(
+            mean([None if r.tokens is None else float(r.tokens) for r in rows])
+        ),
         "write_ms_p50": _round(write.percentile_ms(50)),
         "write_ms_p95": _round(write.percentile_ms(95)),
         "read_ms_p50": _round(read.percentile_ms(50)),
@@ -104,14 +115,29 @@ def markdown(recs: Sequence[dict[str, Any]], title: str, notes: Iterable[str]) -
         )
     kinds = list(dict.fromkeys(r["qa_type"] for r in recs if r["qa_type"] != ALL))
     for metric, label in (("accuracy", "Accuracy"), ("recall_at_k", f"Recall@{k}")):
-        lines += ["", f"## {label} per QA kind", "", "| mechanism | noise | " + " | ".join(kinds) + " |",
-                  "|:--|--:|" + "--:|" * len(kinds)]  # fmt: skip
-        by_key = {(r["mechanism"], r["noise"], r["qa_type"]): r for r in recs if r["scenario"] == ALL}
+        lines += [
+            "",
+            f"## {label} per QA kind",
+            "",
+            "| mechanism | noise | " + " | ".join(kinds) + " |",
+            "|:--|--:|" + "--:|" * len(kinds),
+        ]
+        by_key = {
+            (r["mechanism"], r["noise"], r["qa_type"]): r for r in recs if r["scenario"] == ALL
+        }
         for r in overall:
-            cells = [_f(by_key[r["mechanism"], r["noise"], kd][metric]) if (r["mechanism"], r["noise"], kd) in by_key else "" for kd in kinds]
+            cells = [
+                _f(by_key[r["mechanism"], r["noise"], kd][metric])
+                if (r["mechanism"], r["noise"], kd) in by_key
+                else ""
+                for kd in kinds
+            ]
             lines.append(f"| {r['mechanism']} | {r['noise']}x | " + " | ".join(cells) + " |")
-    lines += ["", "Per scenario figures are in `results.json`. n/a: not defined (no ranking, "
-              "no evidence, or not measured)."]  # fmt: skip
+    lines += [
+        "",
+        "Per scenario figures are in `results.json`. n/a: not defined (no ranking, "
+        "no evidence, or not measured).",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -150,9 +176,16 @@ def plot(recs: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     k = overall[0]["k"] if overall else 5
     colours = {m: f"C{i % 10}" for i, m in enumerate(mechanisms)}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-    for ax, metric, label in ((axes[0], "accuracy", "accuracy"), (axes[1], "recall_at_k", f"evidence recall@{k}")):
+    for ax, metric, label in (
+        (axes[0], "accuracy", "accuracy"),
+        (axes[1], "recall_at_k", f"evidence recall@{k}"),
+    ):
         for mech in mechanisms:
-            points = [(r["noise"], r[metric]) for r in overall if r["mechanism"] == mech and r[metric] is not None]
+            points = [
+                (r["noise"], r[metric])
+                for r in overall
+                if r["mechanism"] == mech and r[metric] is not None
+            ]
             if points:
                 xs, ys = zip(*points, strict=True)
                 ax.plot(xs, ys, marker="o", label=mech, color=colours[mech])
@@ -163,7 +196,9 @@ def plot(recs: Sequence[dict[str, Any]], path: Path, title: str) -> None:
         ax.set_xlabel("noise level (x real messages per trajectory)")
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
-    handles = [plt.Line2D([], [], color=colours[m], marker="o", label=m) for m in mechanisms]
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color=colours[m], marker="o", label=m) for m in mechanisms]
     fig.legend(handles=handles, loc="lower center", ncol=len(mechanisms), fontsize=8, frameon=False)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.07, 1, 1))

@@ -75,8 +75,11 @@ class NoiseStats:
 
     def to_json(self) -> dict[str, Any]:
         pos = self.evidence_position_sum / self.evidence_count if self.evidence_count else None
-        return {"messages": self.messages, "noise_messages": self.noise,
-                "evidence_position_mean": None if pos is None else round(pos, 4)}  # fmt: skip
+        return {
+            "messages": self.messages,
+            "noise_messages": self.noise,
+            "evidence_position_mean": None if pos is None else round(pos, 4),
+        }
 
 
 class BenchRun:
@@ -106,7 +109,9 @@ class BenchRun:
                 texts = [raw.qa["question"], *(m["message"] for m in raw.messages)]
                 allowed = self.pool.allowed(raw.type, scenarios, texts)
             for level in self.levels:
-                rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(2, level, index)))
+                rng = np.random.default_rng(
+                    np.random.SeedSequence(self.seed, spawn_key=(2, level, index))
+                )
                 item = infuse(raw, level, self.fmt, self.pool, allowed, rng)
                 self.noise_stats[level].add(item)
                 self._measure(item, level)
@@ -120,7 +125,11 @@ class BenchRun:
         for memory in self.mechanisms:
             cell = self.cells[memory.name, level]
             memory.reset(item.labels)
-            writes = _timed_writes(memory, item.messages) if self.timings else _writes(memory, item.messages)
+            writes = (
+                _timed_writes(memory, item.messages)
+                if self.timings
+                else _writes(memory, item.messages)
+            )
             start = time.perf_counter_ns()
             retrieved = memory.retrieve(item.query)
             read_ns = time.perf_counter_ns() - start
@@ -130,16 +139,21 @@ class BenchRun:
             ranked = [m.mid for m in retrieved]
             shown = tuple(sorted(retrieved, key=lambda m: m.mid))
             row = Row(
-                item.qa_type, item.scenario, item.ground_truth,
+                item.qa_type,
+                item.scenario,
+                item.ground_truth,
                 recall_at_k(ranked, evidence, 5) if memory.ranks else None,
                 ndcg_at_k(ranked, evidence, 5) if memory.ranks else None,
                 recall_at_k(ranked, evidence, self.k) if memory.ranks else None,
                 ndcg_at_k(ranked, evidence, self.k) if memory.ranks else None,
-                evidence_seen(set(ranked), evidence), len(shown),
+                evidence_seen(set(ranked), evidence),
+                len(shown),
                 self._count(shown, line_tokens),
-            )  # fmt: skip
+            )
             cell.rows.append(row)
-            cell.pending.append((row, ReaderItem(item.query.question, item.query.time, item.choices, shown)))
+            cell.pending.append(
+                (row, ReaderItem(item.query.question, item.query.time, item.choices, shown))
+            )
             if len(cell.pending) >= BATCH:
                 self._flush(cell)
 
@@ -161,7 +175,10 @@ class BenchRun:
             return
         answers = self.reader.answer([ri for _, ri in cell.pending])
         if len(answers) != len(cell.pending):
-            raise RuntimeError(f"reader {self.reader.name} returned {len(answers)} answers for {len(cell.pending)} items")
+            raise RuntimeError(
+                f"reader {self.reader.name} returned {len(answers)} answers "
+                f"for {len(cell.pending)} items"
+            )
         for (row, _), answer in zip(cell.pending, answers, strict=True):
             row.answer = answer
         cell.pending = []

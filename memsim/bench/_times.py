@@ -20,8 +20,13 @@ ISO_TEMPLATE = "{year}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}"
 MEMDAILY_TEMPLATE = "{year}年{month:02d}月{day:02d}日 {weekday_short} {hour:02d}:{minute:02d}"
 MEMDAILY_WEEKDAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 
-_NUMBERS = {"year": r"\d{4}", "month": r"\d{1,2}", "day": r"\d{1,2}", "hour": r"\d{1,2}",
-            "minute": r"\d{2}"}  # fmt: skip
+_NUMBERS = {
+    "year": r"\d{4}",
+    "month": r"\d{1,2}",
+    "day": r"\d{1,2}",
+    "hour": r"\d{1,2}",
+    "minute": r"\d{2}",
+}
 
 
 @dataclass(frozen=True)
@@ -34,8 +39,11 @@ class TimeFormat:
     _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        words = {"weekday": self.weekdays, "weekday_short": self.weekdays_short,
-                 "month_name": self.months}  # fmt: skip
+        words = {
+            "weekday": self.weekdays,
+            "weekday_short": self.weekdays_short,
+            "month_name": self.months,
+        }
         pattern = ""
         for literal, name, _, _ in Formatter().parse(self.template):
             pattern += re.escape(literal)
@@ -55,21 +63,32 @@ class TimeFormat:
         if m is None:
             return None
         parts = m.groupdict()
-        month = int(parts["month"]) if "month" in parts else self.months.index(parts["month_name"]) + 1
+        month = (
+            int(parts["month"]) if "month" in parts else self.months.index(parts["month_name"]) + 1
+        )
         try:
-            return dt.datetime(int(parts["year"]), month, int(parts["day"]),
-                               int(parts["hour"]), int(parts["minute"]))  # fmt: skip
+            return dt.datetime(
+                int(parts["year"]),
+                month,
+                int(parts["day"]),
+                int(parts["hour"]),
+                int(parts["minute"]),
+            )
         except ValueError:
             return None
 
     def render(self, when: dt.datetime) -> str:
         w = when.weekday()
         return self.template.format(
-            year=when.year, month=when.month, day=when.day, hour=when.hour, minute=when.minute,
+            year=when.year,
+            month=when.month,
+            day=when.day,
+            hour=when.hour,
+            minute=when.minute,
             weekday=self.weekdays[w] if self.weekdays else "",
             weekday_short=self.weekdays_short[w] if self.weekdays_short else "",
             month_name=self.months[when.month - 1] if self.months else "",
-        )  # fmt: skip
+        )
 
 
 def known_formats() -> list[TimeFormat]:
@@ -83,8 +102,13 @@ def known_formats() -> list[TimeFormat]:
     for path in sorted(LOCALES_DIR.glob("*.yaml")):
         cal = load_locale(path.stem).calendar
         out.append(
-            TimeFormat(f"locale:{path.stem}", cal.message_time, tuple(cal.weekdays),
-                       tuple(cal.weekdays_short), tuple(cal.months))  # fmt: skip
+            TimeFormat(
+                f"locale:{path.stem}",
+                cal.message_time,
+                tuple(cal.weekdays),
+                tuple(cal.weekdays_short),
+                tuple(cal.months),
+            )
         )
     return out
 

@@ -13,8 +13,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
 PER_TYPE = 8
 """Questions per QA kind: 48 trajectories."""
-MEMDAILY = ROOT.parent / "shared" / "memdaily"
-"""The real MemDaily (../shared/memdaily from the repository root), when present."""
 
 
 def run(*args: str) -> None:
@@ -28,10 +26,30 @@ def run(*args: str) -> None:
 def dataset_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("bench")
     n = 6 * PER_TYPE
-    run("profiles", "--schema", str(SCHEMA), "--n", str(n), "--seed", "0",
-        "--out", str(base / "profiles"), "--no-progress")  # fmt: skip
-    run("generate", "--schema", str(SCHEMA), "--profiles", str(base / "profiles"),
-        "--out", str(base / "dataset"), "--per-type", str(PER_TYPE), "--no-progress")  # fmt: skip
+    run(
+        "profiles",
+        "--schema",
+        str(SCHEMA),
+        "--n",
+        str(n),
+        "--seed",
+        "0",
+        "--out",
+        str(base / "profiles"),
+        "--no-progress",
+    )
+    run(
+        "generate",
+        "--schema",
+        str(SCHEMA),
+        "--profiles",
+        str(base / "profiles"),
+        "--out",
+        str(base / "dataset"),
+        "--per-type",
+        str(PER_TYPE),
+        "--no-progress",
+    )
     return base / "dataset"
 
 

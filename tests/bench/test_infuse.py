@@ -29,17 +29,31 @@ def chi_square_p(counts: list[int]) -> float:
     return float(chi2.sf(stat, len(counts) - 1))
 
 
-def item(times: list[str], asked: str, target: list[int], typ: str = "simple",
-         texts: list[str] | None = None) -> MemDailyItem:  # fmt: skip
+def item(
+    times: list[str],
+    asked: str,
+    target: list[int],
+    typ: str = "simple",
+    texts: list[str] | None = None,
+) -> MemDailyItem:
     texts = texts or [f"Real message number {i}." for i in range(len(times))]
     return MemDailyItem(
-        type=typ, scenario="roles", tid=0,
-        messages=tuple({"mid": i, "message": t, "time": w, "place": f"place {i}"}
-                       for i, (t, w) in enumerate(zip(texts, times, strict=True))),
-        qa={"question": "What is it?", "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
-            "ground_truth": "A", "target_step_id": target, "time": asked},
+        type=typ,
+        scenario="roles",
+        tid=0,
+        messages=tuple(
+            {"mid": i, "message": t, "time": w, "place": f"place {i}"}
+            for i, (t, w) in enumerate(zip(texts, times, strict=True))
+        ),
+        qa={
+            "question": "What is it?",
+            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
+            "ground_truth": "A",
+            "target_step_id": target,
+            "time": asked,
+        },
         source="test",
-    )  # fmt: skip
+    )
 
 
 def test_composition_is_uniform_when_there_is_room() -> None:
@@ -67,7 +81,9 @@ def test_real_message_position_is_uniform(en_pool: NoisePool) -> None:
     fmt = detect_format(["2024-04-10T12:00"])
     positions = Counter()
     for seed in range(2000):
-        out = infuse(raw, 10, fmt, en_pool, list(range(len(en_pool.entities))), np.random.default_rng(seed))
+        out = infuse(
+            raw, 10, fmt, en_pool, list(range(len(en_pool.entities))), np.random.default_rng(seed)
+        )
         positions[sorted(out.labels.evidence)[0]] += 1
     assert sorted(positions) == list(range(10))
     assert chi_square_p([positions[i] for i in range(10)]) > P_MIN
@@ -102,8 +118,14 @@ def test_native_trajectories_at_every_level(dataset_dir: Path, en_pool: NoisePoo
     assert fmt.name == "iso"
     for index, raw in source.items():
         for level in (1, 10, 100):
-            out = infuse(raw, level, fmt, en_pool, list(range(len(en_pool.entities))),
-                         np.random.default_rng(index * 1000 + level))  # fmt: skip
+            out = infuse(
+                raw,
+                level,
+                fmt,
+                en_pool,
+                list(range(len(en_pool.entities))),
+                np.random.default_rng(index * 1000 + level),
+            )
             check_infused(raw, out, level, fmt)
 
 
@@ -137,13 +159,19 @@ def test_pool_leaves_out_named_and_same_group_entities(en_pool: NoisePool) -> No
     allowed = set(en_pool.allowed("simple", frozenset({"roles"}), ["My mother is 62."]))
     assert not allowed & mothers and allowed | mothers == everything
     # "grandmother" is another word: it does not name "mother"
-    assert mothers <= set(en_pool.allowed("simple", frozenset({"roles"}), ["My grandmother is 80."]))
+    assert mothers <= set(
+        en_pool.allowed("simple", frozenset({"roles"}), ["My grandmother is 80."])
+    )
     group = set(en_pool.allowed("aggregative", frozenset({"roles"}), ["How many?"]))
     assert all(en_pool.entities[i].scenario != "roles" for i in group)
     assert any(en_pool.entities[i].scenario == "events" for i in group)
     # a hybrid without provenance (MemDaily) may be about anything: no entity is safe
-    assert en_pool.question_scenarios("hybrid", []) == frozenset({"roles", "events", "items", "places"})
-    assert en_pool.question_scenarios("hybrid", ["relative[0].age", "item[0].name"]) == frozenset({"roles", "items"})
+    assert en_pool.question_scenarios("hybrid", []) == frozenset(
+        {"roles", "events", "items", "places"}
+    )
+    assert en_pool.question_scenarios("hybrid", ["relative[0].age", "item[0].name"]) == frozenset(
+        {"roles", "items"}
+    )
 
 
 def test_drawn_noise_is_consistent(en_pool: NoisePool) -> None:
@@ -156,4 +184,6 @@ def test_drawn_noise_is_consistent(en_pool: NoisePool) -> None:
     for entity, _ in facts:
         by_who.setdefault(en_pool.entities[entity].who, set()).add(entity)
     assert all(len(e) == 1 for e in by_who.values()), "one entity per referring phrase"
-    assert all(isinstance(s, str) for s in en_pool.draw(50, [], rng)), "nothing allowed: chit-chat only"
+    assert all(isinstance(s, str) for s in en_pool.draw(50, [], rng)), (
+        "nothing allowed: chit-chat only"
+    )

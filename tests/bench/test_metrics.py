@@ -15,41 +15,59 @@ from memsim.bench._bm25 import BM25Memory
 from memsim.bench._metrics import LatencyHistogram, bootstrap_ci, ndcg_at_k, recall_at_k
 
 T0 = {
-    "type": "simple", "scenario": "roles",
+    "type": "simple",
+    "scenario": "roles",
     "messages": [
         ("My mother is 62 years old.", "2024-04-01T08:00"),
         ("I turned 58 last month.", "2024-04-01T08:30"),
         ("My father is old.", "2024-04-01T09:00"),
     ],
-    "question": "How old is my mother?", "time": "2024-04-01T10:00",
-    "choices": {"A": "58", "B": "62", "C": "65", "D": "70"}, "truth": "B", "target": [0],
-}  # fmt: skip
+    "question": "How old is my mother?",
+    "time": "2024-04-01T10:00",
+    "choices": {"A": "58", "B": "62", "C": "65", "D": "70"},
+    "truth": "B",
+    "target": [0],
+}
 T1 = {
-    "type": "conditional", "scenario": "roles",
+    "type": "conditional",
+    "scenario": "roles",
     "messages": [
         ("My sister is 30 years old.", "2024-04-02T08:00"),
         ("The weather was lovely.", "2024-04-02T09:00"),
         ("My sister works as a nurse.", "2024-04-02T10:00"),
         ("I cooked pasta tonight.", "2024-04-02T11:00"),
     ],
-    "question": "What does my 30-year-old relative do for work?", "time": "2024-04-02T12:00",
-    "choices": {"A": "teacher", "B": "nurse", "C": "pilot", "D": "chef"}, "truth": "B",
+    "question": "What does my 30-year-old relative do for work?",
+    "time": "2024-04-02T12:00",
+    "choices": {"A": "teacher", "B": "nurse", "C": "pilot", "D": "chef"},
+    "truth": "B",
     "target": [0, 2],
-}  # fmt: skip
+}
 PLACE = "home, Boston"
 
 
 def record(t: dict[str, Any], tid: int) -> dict[str, Any]:
     return {
-        "format_version": 1, "tid": tid, "type": t["type"], "scenario": t["scenario"],
-        "profile_id": f"p{tid:06d}", "locale": "en",
+        "format_version": 1,
+        "tid": tid,
+        "type": t["type"],
+        "scenario": t["scenario"],
+        "profile_id": f"p{tid:06d}",
+        "locale": "en",
         "message_list": [
             {"mid": i, "message": text, "time": when, "place": PLACE, "role": "filler", "facts": []}
             for i, (text, when) in enumerate(t["messages"])
         ],
-        "QA": {"qid": 0, "question": t["question"], "answer": "", "choices": t["choices"],
-               "ground_truth": t["truth"], "target_step_id": t["target"], "time": t["time"]},
-    }  # fmt: skip
+        "QA": {
+            "qid": 0,
+            "question": t["question"],
+            "answer": "",
+            "choices": t["choices"],
+            "ground_truth": t["truth"],
+            "target_step_id": t["target"],
+            "time": t["time"],
+        },
+    }
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +79,11 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], d
     (data / "dataset.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     options = BenchOptions(
         mechanisms=("no_memory", "full_context", "recent_k", "bm25", "oracle"),
-        levels=(1,), k=2, seed=0, timings=False,
-    )  # fmt: skip
+        levels=(1,),
+        k=2,
+        seed=0,
+        timings=False,
+    )
     recs = run_bench(data, base / "out", options)
     assert json.loads((base / "out" / "results.json").read_text()) == recs
     return {(r["mechanism"], r["qa_type"]): r for r in recs}
@@ -78,7 +99,10 @@ def close(found: float | None, expected: float | None) -> bool:
 def tie(question: str, *options: str) -> str:
     """The documented tie rule, computed here with hashlib: smallest blake2b of
     (question, NUL, option)."""
-    return min(options, key=lambda o: hashlib.blake2b(f"{question}\x00{o}".encode(), digest_size=8).hexdigest())
+    return min(
+        options,
+        key=lambda o: hashlib.blake2b(f"{question}\x00{o}".encode(), digest_size=8).hexdigest(),
+    )
 
 
 def letter(t: dict[str, Any], option: str) -> str:
@@ -98,7 +122,9 @@ def test_bm25_scores_by_hand() -> None:
     idf2, idf1 = math.log(1 + 1.5 / 2.5), math.log(1 + 2.5 / 1.5)
     tf6 = 2.2 / (1 + 1.2 * (0.25 + 0.75 * 6 / 5))
     tf4 = 2.2 / (1 + 1.2 * (0.25 + 0.75 * 4 / 5))
-    assert memory.scores("How old is my mother?") == pytest.approx([tf6 * (3 * idf2 + idf1), 0.0, tf4 * 3 * idf2])
+    assert memory.scores("How old is my mother?") == pytest.approx(
+        [tf6 * (3 * idf2 + idf1), 0.0, tf4 * 3 * idf2]
+    )
     assert [m.mid for m in memory.retrieve(Query("How old is my mother?", ""))] == [0, 2]
 
 
@@ -115,8 +141,13 @@ def test_recall_and_ndcg_by_hand(results: dict[tuple[str, str], dict[str, Any]])
     for mech, (rk, nk, r5, seen, msgs) in expected.items():
         r = results[mech, "all"]
         assert r["k"] == 2 and r["n"] == 2 and r["n_with_evidence"] == 2
-        for field, value in (("recall_at_k", rk), ("ndcg_at_k", nk), ("recall_at_5", r5),
-                             ("evidence_seen", seen), ("memory_messages", msgs)):  # fmt: skip
+        for field, value in (
+            ("recall_at_k", rk),
+            ("ndcg_at_k", nk),
+            ("recall_at_5", r5),
+            ("evidence_seen", seen),
+            ("memory_messages", msgs),
+        ):
             assert close(r[field], value), (mech, field, r[field], value)
     # per kind: recent_k sees T1's evidence at rank 2 of its 2 (recall 1/min(2,2))
     assert results["recent_k", "conditional"]["recall_at_k"] == pytest.approx(0.5)
@@ -142,10 +173,15 @@ def test_accuracy_and_intervals_by_hand(results: dict[tuple[str, str], dict[str,
         r = results[mech, "all"]
         assert (r["correct"], r["answered"], r["accuracy"]) == (c, 2, c / 2), mech
         # the bootstrap of 2 outcomes: all equal -> a point; one of each -> [0, 1]
-        assert (r["accuracy_ci_low"], r["accuracy_ci_high"]) == ((0.0, 1.0) if c == 1 else (c / 2, c / 2))
+        assert (r["accuracy_ci_low"], r["accuracy_ci_high"]) == (
+            (0.0, 1.0) if c == 1 else (c / 2, c / 2)
+        )
     assert results["recent_k", "simple"]["accuracy"] == 0.0
     assert results["recent_k", "conditional"]["accuracy"] == 1.0
-    assert all(r["reader"] == "lexical" and r["reader_kind"] == "non-LLM baseline" for r in results.values())
+    assert all(
+        r["reader"] == "lexical" and r["reader_kind"] == "non-LLM baseline"
+        for r in results.values()
+    )
 
 
 def test_prompt_tokens_by_hand(results: dict[tuple[str, str], dict[str, Any]]) -> None:
@@ -167,7 +203,9 @@ def test_prompt_tokens_by_hand(results: dict[tuple[str, str], dict[str, Any]]) -
         assert results[mech, "all"]["prompt_tokens"] == pytest.approx(expected), mech
 
 
-def test_latency_fields_null_without_timings(results: dict[tuple[str, str], dict[str, Any]]) -> None:
+def test_latency_fields_null_without_timings(
+    results: dict[tuple[str, str], dict[str, Any]],
+) -> None:
     for r in results.values():
         assert r["write_ms_p50"] is None and r["read_ms_p95"] is None
 
@@ -203,6 +241,9 @@ def test_output_files(tmp_path: Path) -> None:
     assert names == ["manifest.json", "results.json", "results.md", "results.png"]
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["kind"] == "bench" and manifest["seed"] == 0
-    assert manifest["dataset"]["sha256"] == hashlib.sha256((data / "dataset.jsonl").read_bytes()).hexdigest()
+    assert (
+        manifest["dataset"]["sha256"]
+        == hashlib.sha256((data / "dataset.jsonl").read_bytes()).hexdigest()
+    )
     assert "non-LLM baseline" in (tmp_path / "out" / "results.md").read_text()
     assert (tmp_path / "out" / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
