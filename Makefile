@@ -9,7 +9,7 @@ NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
 .DEFAULT_GOAL := help
-.PHONY: help install dataset profiles test lint typecheck bench-profiles render clean
+.PHONY: help install dataset profiles test lint typecheck bench-profiles bench bench-speed render clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -45,6 +45,15 @@ typecheck: install ## mypy --strict on the package
 
 bench-profiles: install ## Profiles/s and peak memory at 1k/10k/100k, against pgmpy's sampler
 	$(BIN)/python benchmarks/sample_profiles.py
+
+BENCH_OUT ?= $(OUT)/bench
+
+bench: install ## Benchmark every installed offline memory mechanism (lexical reader) on $(OUT)/dataset
+	@test -f $(OUT)/dataset/dataset.jsonl || { echo "no dataset in $(OUT)/dataset: run make dataset first"; exit 2; }
+	$(BIN)/memsim bench $(OUT)/dataset --reader lexical --noise 1,10,50,100 --seed $(SEED) --out $(BENCH_OUT)
+
+bench-speed: install ## Bench wall time and recall@5 at MemDaily scale (benchmarks/bench.py)
+	$(BIN)/python benchmarks/bench.py
 
 render: install ## Draw the default schema's network to data/<schema>/network.svg
 	$(BIN)/memsim graph render --schema $(SCHEMA) --out $(OUT)/network.svg

@@ -247,3 +247,32 @@ def test_output_files(tmp_path: Path) -> None:
     )
     assert "non-LLM baseline" in (tmp_path / "out" / "results.md").read_text()
     assert (tmp_path / "out" / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_memory_token_count_adds_up_over_lines() -> None:
+    """The benchmark counts a memory block as the sum of its lines' counts; that is exact
+    because o200k never merges across a line end when lines start with '['."""
+    bpe = pytest.importorskip("bpe_openai", reason="token counts need the tokens extra")
+    from memsim.bench._reader import memory_line
+
+    enc = bpe.get_encoding("o200k_base")
+    messages = [
+        Message(
+            0,
+            "我的上司的邮箱地址是zhaoyalin0205@szfinancecenter.com。",
+            "2024年04月01日 周一 19:35",
+            "广东深圳",
+        ),
+        Message(1, "My cousin can be emailed at x@y.com.  ", "2024-04-29T08:46", "home, Boston"),
+        Message(
+            2,
+            "I should really start going to bed earlier...",
+            "2024-04-29 Mon 15:25",
+            "Boston County Sheriff's Office, Boston",
+        ),
+        Message(3, "  leading spaces and a trailing newline\n", "2024-04-29T15:26", "home"),
+    ]
+    lines = [memory_line(m) for m in messages]
+    assert len(enc.encode_ordinary("".join(lines))) == sum(
+        len(enc.encode_ordinary(x)) for x in lines
+    )
