@@ -21,6 +21,7 @@ exist, the English schema is used and every MemDaily figure is labelled "en nois
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -79,6 +80,13 @@ def run(
         f"{wall:.1f} s wall",
         flush=True,
     )
+    levels_info = json.loads((out / "manifest.json").read_text())["noise_levels"]
+    for level, info in levels_info.items():
+        print(
+            f"    {level:>4}x: {info['messages']:,} messages ({info['noise_messages']:,} noise), "
+            f"mean relative evidence position {info['evidence_position_mean']}",
+            flush=True,
+        )
     return {"label": label, "records": recs, "wall": wall, "n": n}
 
 
