@@ -2,18 +2,19 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SCHEMA ?= schemas/daily_life.en.yaml
+LOCALE ?= en
+SCHEMA ?= schemas/daily_life.$(LOCALE).yaml
 SEED   ?= 0
 PROFILES ?= 3000
 NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
 .DEFAULT_GOAL := help
-.PHONY: help install dataset profiles test lint typecheck bench-profiles bench bench-speed render clean
+.PHONY: help install dataset profiles test lint typecheck bench-profiles bench bench-speed render clean compare-memdaily
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
-	@echo "  variables: SCHEMA=$(SCHEMA) SEED=$(SEED) PROFILES=$(PROFILES) PER_TYPE=$(PER_TYPE) OUT=$(OUT)"
+	@echo "  variables: LOCALE=$(LOCALE) SCHEMA=$(SCHEMA) SEED=$(SEED) PROFILES=$(PROFILES) PER_TYPE=$(PER_TYPE) OUT=$(OUT)"
 
 $(BIN)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +27,7 @@ install: $(BIN)/.installed ## Create .venv and install memsim with its dev extra
 PER_TYPE ?= 500
 WORKERS ?= 2
 
-dataset: profiles ## Build the default dataset into data/<schema>/ (offline, no API key)
+dataset: profiles ## Build the dataset of LOCALE (en, zh) or SCHEMA into data/<schema>/ (offline, no API key)
 	$(BIN)/memsim generate --schema $(SCHEMA) --profiles $(OUT)/profiles --out $(OUT)/dataset \
 		--seed $(SEED) --per-type $(PER_TYPE) --workers $(WORKERS)
 
@@ -54,6 +55,15 @@ bench: install ## Benchmark every installed offline memory mechanism (lexical re
 
 bench-speed: install ## Bench wall time and recall@5 at MemDaily scale (benchmarks/bench.py)
 	$(BIN)/python benchmarks/bench.py
+
+.PHONY: bench-llm
+bench-llm: install ## LLM path: req/s at concurrency 1..64 vs ideal, calls per question (fake server)
+	$(BIN)/python benchmarks/llm_throughput.py
+
+MEMDAILY ?= ../shared/memdaily
+
+compare-memdaily: install ## Print this dataset's data card beside MemDaily's (e.g. LOCALE=zh; run make dataset first)
+	$(BIN)/python benchmarks/data_cards.py --ours $(OUT)/dataset/memdaily.json --memdaily $(MEMDAILY)
 
 render: install ## Draw the default schema's network to data/<schema>/network.svg
 	$(BIN)/memsim graph render --schema $(SCHEMA) --out $(OUT)/network.svg

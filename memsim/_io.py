@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -20,6 +21,18 @@ def dumps(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def usual_mode(directory: bool = False) -> int:
+    """The permissions open() or mkdir() would give: temp files and folders are made
+    private (0600/0700), and what memsim publishes should not stay so."""
+    return (0o777 if directory else 0o666) & ~_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write a file through a temp file in the same folder and rename it into place."""
     path = Path(path)
@@ -28,6 +41,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, usual_mode())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -53,8 +67,11 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
     out = Path(out)
     _check_replaceable(out, kind)
     out.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    _remove_stale(out)
+    prefix = f".{out.name}.{os.getpid()}."
+    stage = Path(tempfile.mkdtemp(prefix=prefix, suffix=".partial", dir=out.parent))
     try:
+        os.chmod(stage, usual_mode(directory=True))
         yield stage
         old = None
         if out.exists():
@@ -66,6 +83,27 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
+
+
+def _remove_stale(out: Path) -> None:
+    """Remove the staging (and swapped-out) folders that runs killed outright (SIGKILL,
+    power loss) left beside ``out``; their names carry the pid of the run that made them,
+    so a folder of a run that is still going is left alone."""
+    pattern = re.compile(rf"^\.{re.escape(out.name)}\.(\d+)\.(?:.*\.partial|old)$")
+    for path in out.parent.iterdir():
+        m = pattern.match(path.name)
+        if m and path.is_dir() and not _alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _check_replaceable(out: Path, kind: str) -> None:

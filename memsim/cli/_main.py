@@ -17,6 +17,7 @@ import click
 
 from memsim import __version__
 from memsim._io import OutputExistsError, atomic_write_bytes, dumps
+from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
 from memsim.schema import Schema, SchemaError, load_schema
 
 BAD_INPUT = 2
@@ -248,6 +249,7 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@llm_options
 def generate_cmd(
     schema_path: str,
     profiles_dir: str,
@@ -257,17 +259,21 @@ def generate_cmd(
     types: str,
     workers: int,
     progress: bool | None,
+    **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
     from memsim.dataset import GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
 
+    rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
     kinds = tuple(t.strip() for t in types.split(",") if t.strip())
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")
-    options = GenerateOptions(seed=seed, per_type=per_type, types=kinds)
+    options = GenerateOptions(
+        seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
+    )
     with user_errors():
         counts = generate_dataset(
             schema_obj,
@@ -277,10 +283,13 @@ def generate_cmd(
             options,
             progress=lambda it, total: _progress(it, total, "trajectories", progress),
             workers=workers,
+            rewrite=rewrite,
         )
     click.echo(
         f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
     )
+    for line in accounting_lines(counts["llm"]) if "llm" in counts else []:
+        click.echo(line)
 
 
 # --- plugins ---------------------------------------------------------------------------
@@ -288,9 +297,10 @@ def generate_cmd(
 @click.argument("family", required=False)
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
+    import memsim.llm
     import memsim.qa
     import memsim.sampling
-    import memsim.verbalize  # noqa: F401  (registers verbalizers)
+    import memsim.verbalize  # noqa: F401  (registers verbalizers, LLM backends)
     from memsim._registry import REGISTRIES
 
     if family is None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._generate import (
@@ -31,6 +32,9 @@ from memsim.dataset._write import DATASET_KIND, write_dataset
 from memsim.schema import Schema
 from memsim.verbalize import load_locale
 
+if TYPE_CHECKING:  # the LLM pass is imported only when it is used
+    from memsim.rewrite import RewriteOptions
+
 Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
 
 
@@ -42,22 +46,54 @@ def generate_dataset(
     options: GenerateOptions,
     progress: Progress | None = None,
     workers: int = 1,
+    rewrite: RewriteOptions | None = None,
 ) -> dict[str, Any]:
-    """Generate and write a whole dataset folder atomically; return the counts."""
+    """Generate and write a whole dataset folder atomically; return the counts.
+
+    With ``rewrite``, template records go through an LLM rewrite pass
+    (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
+    the data needed (also in the manifest) and what this run did (``run``)."""
     total = len(plan(options))
     profiles_manifest = check_profiles(profiles, schema, total)
-    records: Iterable[dict[str, Any]] = generate_records(schema, profiles, options, workers)
-    if progress is not None:
-        records = progress(records, total)
-    return write_dataset(
-        records,
-        out,
-        load_locale(schema.locale),
-        manifest=lambda counts: manifest_for(
-            schema, schema_path, profiles_manifest, options, counts
-        ),
-        card_title=f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})",
-    )
+    with ExitStack() as stack:
+        rewriter = None
+        if rewrite is not None:
+            from memsim.rewrite import open_rewriter
+
+            rewriter = stack.enter_context(open_rewriter(schema, options.seed, profiles, rewrite))
+        records: Iterable[dict[str, Any]] = generate_records(
+            schema, profiles, options, workers, rewriter.ctx if rewriter else None
+        )
+        if rewriter is not None:
+            records = rewriter.rewrite(records)
+        if progress is not None:
+            records = progress(records, total)
+            if rewriter is not None:
+                from memsim.rewrite import with_llm_postfix
+
+                records = with_llm_postfix(records, rewriter)
+
+        def manifest(counts: dict[str, Any]) -> dict[str, Any]:
+            made = manifest_for(schema, schema_path, profiles_manifest, options, counts)
+            return made | {"llm": rewriter.manifest()} if rewriter is not None else made
+
+        counts = write_dataset(
+            records,
+            out,
+            load_locale(schema.locale),
+            manifest=manifest,
+            card_title=(
+                f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})"
+            ),
+            card_notes=[
+                f"Locale: {schema.locale} (the language of messages, questions and options)."
+            ],
+        )
+        if rewriter is not None:
+            from memsim.rewrite import log_run
+
+            counts["llm"] = log_run(rewriter, out)
+    return counts
 
 
 __all__ = [

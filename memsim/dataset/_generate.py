@@ -36,8 +36,9 @@ would give a cue away or that the profile cannot support)."""
 NOISE_PROFILES = 300
 
 
-class GenerationError(RuntimeError):
-    """A question could not be generated (the schema cannot support the kind)."""
+class GenerationError(ValueError):
+    """A question could not be generated (the schema cannot support the kind): bad
+    input, so the CLI reports it with exit status 2 rather than a traceback."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ def make_record(
         "scenario": scenario,
         "profile_id": profile.id,
         "locale": ctx.loc.code,
-        "message_list": [m.to_json() for m in messages],
+        # which verbalizer made each message; an LLM pass may change it (memsim.rewrite)
+        "message_list": [m.to_json() | {"verbalizer": "template"} for m in messages],
         "QA": {
             "qid": 0,
             "question": draft.question,
@@ -128,6 +130,7 @@ def make_record(
                 "reference_time": when,
                 "answer_value": draft.answer_value,
             },
+            "verbalizer": "template",
         },
     }
 
@@ -161,7 +164,11 @@ def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
 
 
 def generate_records(
-    schema: Schema, profiles: Path, options: GenerateOptions, workers: int = 1
+    schema: Schema,
+    profiles: Path,
+    options: GenerateOptions,
+    workers: int = 1,
+    ctx: QAContext | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Every trajectory record, in plan order (streamed, nothing is held).
 
@@ -170,7 +177,7 @@ def generate_records(
     identical to a single-process run."""
     steps = list(enumerate(plan(options)))
     if workers <= 1:
-        ctx = make_context(schema, options.seed)
+        ctx = ctx or make_context(schema, options.seed)
         for tid, (kind, scenario) in steps:
             yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
         return

@@ -38,16 +38,17 @@ def native_items(path: Path) -> Iterator[MemDailyItem]:
             )
 
 
-def write_card(folder: Path, title: str) -> list[str]:
+def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]:
     """Write data_card.md/.csv from the folder's dataset.jsonl (streamed); without the
-    optional tokenizer, a card that says how to get token counts."""
+    optional tokenizer, a card that says how to get token counts. ``notes`` are lines
+    added under the table (the dataset's locale)."""
     md, csv = folder / "data_card.md", folder / "data_card.csv"
     try:
         card = data_card(native_items(folder / "dataset.jsonl"))
     except ImportError as exc:
         md.write_text(f"# {title}\n\nNo data card: {exc}\n", encoding="utf-8")
         return [md.name]
-    write_data_card(card, md, csv, title=title)
+    write_data_card(card, md, csv, title=title, extra_lines=notes)
     return [md.name, csv.name]
 
 
@@ -57,6 +58,7 @@ def write_dataset(
     loc: LocaleData,
     manifest: Callable[[dict[str, Any]], dict[str, Any]],
     card_title: str | None = "Data card",
+    card_notes: Iterable[str] = (),
 ) -> dict[str, Any]:
     """Stream records into ``out``; return the counts. ``manifest`` builds the manifest
     from the counts; the data card is computed by reading the written lines back."""
@@ -75,6 +77,6 @@ def write_dataset(
                 by_type = counts["by_type"].setdefault(record["type"], {})
                 by_type[record["scenario"]] = by_type.get(record["scenario"], 0) + 1
             stream.close()
-        written = write_card(stage, card_title) if card_title else []
+        written = write_card(stage, card_title, card_notes) if card_title else []
         (stage / MANIFEST).write_bytes(dumps({**manifest(counts), "card_files": written}))
     return counts

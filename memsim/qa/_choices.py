@@ -14,11 +14,11 @@ The memory-free shortcuts the audit measures are closed here, by construction:
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -31,9 +31,18 @@ POOL_START = 10**9
 never the profiles questions are asked about."""
 
 
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
-    """The form in which two options count as the same (case, spacing, punctuation)."""
-    return re.sub(r"[\s,.;:!?'\"()\-]+", " ", str(text)).strip().casefold()
+    """The form in which two options count as the same: compatibility forms folded
+    (full-width "１２" is "12"), case folded, and whitespace and punctuation of any
+    script ("，" and "。" as much as "," and ".") read as one space."""
+    folded = unicodedata.normalize("NFKC", str(text)).casefold()
+    spaced = "".join(" " if c.isspace() or _is_punctuation(c) else c for c in folded)
+    return " ".join(spaced.split())
+
+
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P")
 
 
 @dataclass(frozen=True)

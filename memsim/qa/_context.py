@@ -15,7 +15,7 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, numeric_options, pick_distinct
 from memsim.qa._types import FactRef
 from memsim.schema import Attribute, Schema
-from memsim.verbalize import LocaleData, TemplateVerbalizer, capitalize_first, render_value
+from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
 
 SCENARIOS = ("roles", "events", "items", "places")
 ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
@@ -72,7 +72,7 @@ class QAContext:
             fact, fact.value if value is None else value, self.loc, None, relative=False
         )
         unit = self.attribute(entity, attr).unit
-        return f"{text} {unit}" if unit else text
+        return self.loc.with_unit.format(value=text, unit=unit) if unit else text
 
     def comparable(self, entities: Sequence[Entity], attr: str) -> bool:
         """Whether the entities' values of ``attr`` can be compared with each other:
@@ -127,9 +127,12 @@ class QAContext:
     def choose(self, items: Sequence[str], rng: np.random.Generator) -> str:
         return items[int(rng.integers(len(items)))]
 
-    @staticmethod
-    def cap(text: str) -> str:
-        return capitalize_first(text)
+    def wording(self, kind: str, scenario: str, rng: np.random.Generator) -> str:
+        """One of the locale's question templates for a kind in a scenario."""
+        return self.choose(self.loc.questions.wording(kind, scenario), rng)
+
+    def cap(self, text: str) -> str:
+        return self.loc.cap(text)
 
 
 def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:

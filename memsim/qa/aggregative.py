@@ -94,8 +94,8 @@ def aggregative(
         return None
     attr, op, threshold = found[int(rng.integers(len(found)))]
     shown = ctx.display(group[0], attr, threshold)
-    predicate = ctx.loc.questions.aggregative_predicates[op].format(value=shown)
-    question = ctx.choose(ctx.loc.questions.aggregative, rng).format(
+    predicate = ctx.loc.questions.predicate(op, attr).format(value=shown)
+    question = ctx.wording("aggregative", scenario, rng).format(
         group=ctx.group_label(group, plural=True),
         label=ctx.label(group[0], attr),
         predicate=predicate,

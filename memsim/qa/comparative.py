@@ -50,9 +50,10 @@ def comparative(
     a, b, attr = candidates[int(rng.integers(len(candidates)))]
     words = ctx.loc.questions.comparative_options
     kind = ctx.attribute(a, attr).type
-    more = words["later"] if kind in ("month_day", "date", "datetime") else words["higher"]
+    key = "later" if kind in ("month_day", "date", "datetime") else "higher"
+    more = ctx.loc.questions.more(key, attr)
     who_a, who_b = ctx.who(a), ctx.who(b)
-    question = ctx.choose(ctx.loc.questions.comparative, rng).format(
+    question = ctx.wording("comparative", scenario, rng).format(
         a=who_a, b=who_b, label=ctx.label(a, attr), more=more
     )
     text = {

@@ -39,7 +39,7 @@ def conditional(
     options = ctx.value_options(entity, target, rng)
     if options is None:
         return None
-    question = ctx.choose(ctx.loc.questions.conditional, rng).format(
+    question = ctx.wording("conditional", scenario, rng).format(
         label=ctx.label(entity, target),
         group=ctx.group_label(group, plural=False),
         cond_label=ctx.label(entity, cond),

@@ -31,7 +31,7 @@ def simple(
     options = ctx.value_options(entity, attr, rng)
     if options is None:
         return None
-    question = ctx.choose(ctx.loc.questions.simple, rng).format(
+    question = ctx.wording("simple", scenario, rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
     return Draft(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -196,7 +196,7 @@ def _pick(names: tuple[tuple[str, ...], NDArray[np.float64]], u: NDArray[np.floa
 def sample_person_name(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, PersonName)
-    lists = name_lists(batch.net.schema.locale)
+    lists = name_lists(dist.locale or batch.net.schema.locale)
     u_first = batch.u(node, 0)
     firsts = np.empty(batch.n, dtype=object)
     if dist.gender is None:
@@ -233,19 +233,42 @@ def sample_digits(node: Node, batch: Batch) -> Column:
     assert isinstance(dist, Digits)
     patterns = _choose(dist.patterns, batch.u(node, 0))
     digits = _digit_strings(batch, node, max(p.count("#") for p in dist.patterns), 1)
+    nonzero = max(p.count("%") for p in dist.patterns)
+    # digits 1-9 from streams of their own, so patterns without "%" draw as before
+    ones = [1 + np.floor(batch.u(node, 1000 + k) * 9).astype(np.int64) for k in range(nonzero)]
     out = []
-    for pattern, ds in zip(patterns, digits, strict=True):
-        it = iter(ds)
-        out.append("".join(next(it) if ch == "#" else ch for ch in pattern))
+    for row, (pattern, ds) in enumerate(zip(patterns, digits, strict=True)):
+        it, nz = iter(ds), (str(int(column[row])) for column in ones)
+        out.append(
+            "".join(next(it) if ch == "#" else next(nz) if ch == "%" else ch for ch in pattern)
+        )
     return np.array(out, dtype=object)
 
 
 _STOPWORDS = {"the", "of", "and", "for", "at", "in", "a", "an", "co", "inc", "ltd"}
 
 
-def ascii_words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return [w for w in re.findall(r"[a-z0-9]+", folded.lower()) if w]
+def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:
+    """The lowercase ASCII words of a text. Accented letters lose their accents; other
+    characters are transliterated (anyascii), and one of a script written without
+    spaces (category Lo: Chinese, Japanese...) is a word of its own. ``spellings``
+    replace the default reading of characters or phrases first (曾 -> zeng)."""
+    for source in sorted(spellings or {}, key=len, reverse=True):
+        text = text.replace(source, f" {spellings[source]} ")  # type: ignore[index]
+    return re.findall(r"[a-z0-9]+", "".join(map(_romanise, text)).lower())
+
+
+@lru_cache(maxsize=8192)
+def _romanise(char: str) -> str:
+    if char.isascii():
+        return char
+    folded = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+    if folded or unicodedata.combining(char):
+        return folded
+    from anyascii import anyascii
+
+    latin = anyascii(char)
+    return f" {latin} " if unicodedata.category(char) == "Lo" else latin
 
 
 @SAMPLERS.register("email")
@@ -254,24 +277,30 @@ def sample_email(node: Node, batch: Batch) -> Column:
     assert isinstance(dist, Email)
     names = to_text(*batch.parent(node, dist.name))
     orgs = to_text(*batch.parent(node, dist.org))
-    styles = np.floor(batch.u(node, 0) * 4).astype(np.int64).tolist()
+    n_styles = len(dist.styles)
+    styles = np.floor(batch.u(node, 0) * n_styles).astype(np.int64).tolist()
     tlds = _choose(dist.tlds, batch.u(node, 1))
     numbers = _digit_strings(batch, node, 4, 2)
     out = []
     for name, org, style, tld, number in zip(names, orgs, styles, tlds, numbers, strict=True):
-        words = ascii_words(name)
+        words = ascii_words(name, dist.spellings)
         if not words:
             local = f"user{number}"
         else:
-            first, last = words[0], words[-1]
-            local = [
-                f"{first}.{last}",
-                f"{first[0]}{last}",
-                f"{first}{last}",
-                f"{first}_{last}{number[:2]}",
-            ][style]
-        domain = "".join([w for w in ascii_words(org) if w not in _STOPWORDS][:2]) or "mail"
-        out.append(f"{local}@{domain}.{tld}")
+            local = dist.styles[style].format(
+                first=words[0],
+                last=words[-1],
+                all="".join(words),
+                initial=words[0][0],
+                initials="".join(w[0] for w in words),
+                nn=number[:2],
+                nnnn=number,
+            )
+        org_words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
+        domain = dist.domain.format(
+            words="".join(org_words[:2]), initials="".join(w[0] for w in org_words)
+        )
+        out.append(f"{local}@{domain or 'mail'}.{tld}")
     return np.array(out, dtype=object)
 
 
@@ -286,6 +315,8 @@ def sample_template(node: Node, batch: Batch) -> Column:
     else:
         lists = [dist.default] * batch.n
     fills = {ref.split(".")[-1]: to_text(*batch.parent(node, ref)) for ref in dist.uses}
+    for token, forms in dist.forms.items():
+        fills[token] = [forms.get(v, v) for v in fills[token]]
     picks = batch.u(node).tolist()
     out = []
     for row, (templates, u) in enumerate(zip(lists, picks, strict=True)):

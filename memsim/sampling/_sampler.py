@@ -8,7 +8,7 @@ profile k is identical whatever the batch size, the number of profiles or the sh
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -50,14 +50,19 @@ class ProfileSampler:
         self.conditionals = DiscreteConditionals(net)
         self._samplers = [(node, SAMPLERS.get(node.dist_kind)) for node in net]
 
-    def sample_batch(self, seed: int, start: int, stop: int) -> SampledBatch:
+    def sample_batch(
+        self, seed: int, start: int, stop: int, only: Collection[str] | None = None
+    ) -> SampledBatch:
+        """Profiles start..stop-1 as columns. ``only``: draw just these node ids (with
+        their ancestors among them), e.g. the discrete part, to compare with pgmpy."""
         batch = Batch(self.net, self.conditionals, {}, Uniforms(profile_keys(seed, start, stop)))
         for node, sampler in self._samplers:
-            batch.columns[node.id] = sampler(node, batch)
+            if only is None or node.id in only:
+                batch.columns[node.id] = sampler(node, batch)
         changes = {
             node.id: self._sample_change(node, batch)
             for node in self.net
-            if node.attribute.changes is not None
+            if node.attribute.changes is not None and node.id in batch.columns
         }
         return SampledBatch(seed, start, batch.columns, changes)
 

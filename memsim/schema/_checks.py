@@ -335,6 +335,13 @@ class _AttributeChecker:
         dist = self.attr.dist
         assert isinstance(dist, d.Email)
         self.problems += _sum_to_one(dist.tlds, (*self.dist_path, "tlds"), "tlds")
+        local = frozenset({"first", "last", "all", "initial", "initials", "nn", "nnnn"})
+        for i, text in enumerate(dist.styles):
+            for p in _check_tokens(text, set(), (*self.dist_path, "styles", i), local):
+                self.add(p.path, p.message)
+        domain = frozenset({"words", "initials"})
+        for p in _check_tokens(dist.domain, set(), (*self.dist_path, "domain"), domain):
+            self.add(p.path, p.message)
 
     def _check_template(self, refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist
@@ -354,6 +361,12 @@ class _AttributeChecker:
                 )
         elif not dist.default:
             self.add((*self.dist_path, "default"), "needs default templates")
+        for token in dist.forms:
+            if token not in tokens:
+                self.add(
+                    (*self.dist_path, "forms", token),
+                    f"forms for '{token}', which is not a token of uses {sorted(tokens)}",
+                )
         for key, texts in [*dist.cases.items(), ("default", dist.default)]:
             for i, text in enumerate(texts):
                 where = (

@@ -134,6 +134,8 @@ class PersonName(_Dist):
     """Maps the gender attribute's values onto Faker's male/female lists."""
     format: str = "{first} {last}"
     """How a full name is written in the locale (``{last}{first}`` in Chinese)."""
+    locale: str | None = None
+    """Faker locale of the name lists (``zh_CN``); by default the schema's locale."""
 
     def references(self) -> list[str]:
         return [self.gender] if self.gender else []
@@ -148,19 +150,38 @@ class Phone(_Dist):
 
 
 class Digits(_Dist):
-    """A string from a pattern in which each ``#`` is a random digit (ids, card numbers)."""
+    """A string from a pattern in which each ``#`` is a random digit and each ``%`` a
+    random digit from 1 to 9 (ids, card numbers; ``0%`` is a month from 01 to 09)."""
 
     kind: Literal["digits"]
     patterns: dict[str, float] = Field(min_length=1)
 
 
+EMAIL_STYLES = ("{first}.{last}", "{initial}{last}", "{first}{last}", "{first}_{last}{nn}")
+
+
 class Email(_Dist):
-    """An e-mail address built from a name attribute and an organisation attribute."""
+    """An e-mail address built from a name attribute and an organisation attribute.
+
+    Both are romanised first: letters lose their accents, and a character of a script
+    written without spaces (Chinese) becomes a word of its own ("张伟" -> zhang wei).
+    """
 
     kind: Literal["email"]
     name: str
     org: str
     tlds: dict[str, float] = Field(default_factory=lambda: {"com": 1.0})
+    styles: list[str] = Field(default_factory=lambda: list(EMAIL_STYLES), min_length=1)
+    """Local parts, one drawn uniformly; tokens: ``{first}`` and ``{last}`` (the first and
+    last word of the name), ``{all}`` (every word), ``{initial}`` (the first letter),
+    ``{initials}`` (every word's first letter), ``{nn}`` and ``{nnnn}`` (random digits)."""
+    domain: str = "{words}"
+    """The domain before the TLD; tokens: ``{words}`` (the organisation's first two
+    words that are not stop words, joined) and ``{initials}`` (the first letter of each
+    of them: "杭州市第一人民医院" -> hzsdyrmyy)."""
+    spellings: dict[str, str] = Field(default_factory=dict)
+    """Readings that replace the default romanisation of a character or a phrase (a
+    surname's reading: 曾 -> zeng; a word's: 重庆 -> chong qing)."""
 
     def references(self) -> list[str]:
         return [self.name, self.org]
@@ -179,6 +200,9 @@ class Template(_Dist):
     default: list[str] = Field(default_factory=list)
     uses: list[str] = Field(default_factory=list)
     """References whose values fill the templates' tokens (token = last name part)."""
+    forms: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Per token, values written another way inside these templates (a city's short
+    name in a company's name: 广东深圳 -> 深圳); values not listed are written as they are."""
 
     def references(self) -> list[str]:
         return ([self.given] if self.given else []) + list(self.uses)

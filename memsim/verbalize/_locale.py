@@ -6,11 +6,12 @@ passed to :func:`load_locale`) maps key for key onto :class:`LocaleData`.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 
@@ -42,8 +43,14 @@ class Calendar(_Strict):
     date: str
     clock: str
     """Time of day; tokens {hour12} {minute:02d} {ampm} {hour:02d}."""
-    am: str
-    pm: str
+    clock_on_hour: str | None = None
+    """Time of day when the minutes are 0 ("晚上7点" rather than "晚上7点00分");
+    ``clock`` when unset."""
+    am: str = ""
+    pm: str = ""
+    day_periods: dict[int, str] = Field(default_factory=dict)
+    """Words for parts of the day by the hour they start at ({0: 凌晨, 5: 早上, 12: 中午,
+    13: 下午, 18: 晚上}); they fill ``{ampm}`` in place of ``am``/``pm`` when given."""
     tomorrow: str
     this_weekday: str
     next_weekday: str
@@ -64,6 +71,67 @@ class Questions(_Strict):
     hybrid_join: str
     answer_join: str
     noisy_preface: list[str]
+    by_scenario: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
+    [...]}}`` where a language words questions about things and about people apart."""
+
+    def wording(self, kind: str, scenario: str) -> list[str]:
+        """The templates of a kind (simple, conditional, comparative, aggregative) for
+        a scenario."""
+        override = self.by_scenario.get(scenario, {}).get(kind)
+        return override if override else list(getattr(self, kind))
+
+    def predicate(self, op: str, attribute: str) -> str:
+        """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold
+        ``<op>.<attribute>`` ("长于{value}" for a duration) beside the general ``<op>``."""
+        options = self.aggregative_predicates
+        return options.get(f"{op}.{attribute}", options[op])
+
+    def more(self, key: str, attribute: str) -> str:
+        """The comparative word for an attribute: ``comparative_options`` may hold
+        ``higher.<attribute>`` ("年龄更大", "身高更高") beside the general ``higher``."""
+        options = self.comparative_options
+        return options.get(f"{key}.{attribute}", options[key])
+
+
+class Recognise(_Strict):
+    """How :mod:`memsim.verify` recognises values that a message or a rewrite states.
+
+    Date, clock and relative-day patterns use the calendar's tokens ({year} {month}
+    {month_name} {day} {weekday} {hour} {hour12} {minute} {ampm}; format specs such as
+    ``:02d`` are ignored); a space matches any spacing, a comma is optional. The
+    calendar's own rendering templates are always recognised too, so every locale
+    recognises what it renders; these lists add the variants an LLM rewrite may use.
+    """
+
+    number_words: dict[str, int] = Field(default_factory=dict)
+    """Number words and their values ("seven": 7, "七": 7)."""
+    number_multipliers: dict[str, int] = Field(default_factory=dict)
+    """Words that multiply what precedes them ("hundred": 100, "百": 100)."""
+    number_separators: list[str] = Field(default_factory=list)
+    """What may stand between the words of one number ("-", " ", " and ")."""
+    ordinal_suffix: str = ""
+    """A regex allowed right after a day number ("st|nd|rd|th")."""
+    months_short: list[str] = Field(default_factory=list)
+    weekday_names: list[str] = Field(default_factory=list)
+    """Other names of the weekdays, in groups of seven, Monday first ("星期一"..."星期日")."""
+    month_day: list[str] = Field(default_factory=list)
+    date: list[str] = Field(default_factory=list)
+    clock: list[str] = Field(default_factory=list)
+    am: list[str] = Field(default_factory=list)
+    pm: list[str] = Field(default_factory=list)
+    half_hour: list[str] = Field(default_factory=list)
+    """Words for "and a half hour" in a clock pattern's {half} token ("半")."""
+    tomorrow: list[str] = Field(default_factory=list)
+    this_weekday: list[str] = Field(default_factory=list)
+    next_weekday: list[str] = Field(default_factory=list)
+    capitalised_names: bool = False
+    """Whether names are capitalised words (English): a rewrite that brings in a
+    capitalised word the source does not have is rejected as a possible new name."""
+    function_words: list[str] = Field(default_factory=list)
+    """Capitalised words that are never names ("I", "I'm")."""
+    meta_markers: list[str] = Field(default_factory=list)
+    """Phrases that betray prompt leakage or meta-text in a rewrite ("rewritten")."""
 
 
 class LocaleData(_Strict):
@@ -85,15 +153,58 @@ class LocaleData(_Strict):
     place: str = "{spot}, {city}"
     """A message's place: where the user is (home, the employer, an event) and the city."""
     vowels: str = "aeiou"
-    """Values starting with these letters take ``{a}`` = "an" (English only)."""
+    """Values starting with these letters take ``article_before_vowel`` for ``{a}``."""
+    article: str = "a"
+    """What ``{a}`` says before a value (an empty string where a language has none)."""
+    article_before_vowel: str = "an"
+    capitalize: bool = True
+    """Messages, options and answers that start with a lowercase letter get a capital
+    (off for languages without case, where it could only change a value such as
+    "iPhone" that happens to begin a sentence)."""
+    with_unit: str = "{value} {unit}"
+    """A value with its unit, as answers and options write it ("36 years", "36岁")."""
+    recognise: Recognise = Field(default_factory=Recognise)
+
+    def article_for(self, value: str) -> str:
+        return self.article_before_vowel if value[:1].lower() in self.vowels else self.article
+
+    def cap(self, text: str) -> str:
+        return text[:1].upper() + text[1:] if self.capitalize and text else text
+
+
+LOCALE_PATH_ENV = "MEMSIM_LOCALE_PATH"
+"""Folders (separated like PATH) searched after the bundled ones for ``<code>.yaml``, so
+a new locale needs no change to memsim: its data file and a schema's phrasings."""
+
+
+def locale_dirs() -> list[Path]:
+    extra = os.environ.get(LOCALE_PATH_ENV, "")
+    return [LOCALES_DIR, *(Path(p) for p in extra.split(os.pathsep) if p)]
+
+
+def load_locale(code_or_path: str) -> LocaleData:
+    """The locale data of a code (a bundled file, or one found in MEMSIM_LOCALE_PATH)
+    or of a file path."""
+    path = Path(code_or_path)
+    if not path.suffix:
+        found = [d / f"{code_or_path}.yaml" for d in locale_dirs()]
+        path = next((p for p in found if p.exists()), found[0])
+    if not path.exists():
+        known = ", ".join(sorted({p.stem for d in locale_dirs() for p in d.glob("*.yaml")}))
+        raise ValueError(
+            f"no locale data for '{code_or_path}' (known: {known}; "
+            f"add folders to search with {LOCALE_PATH_ENV})"
+        )
+    return _parse(path.resolve())
 
 
 @lru_cache(maxsize=8)
-def load_locale(code_or_path: str) -> LocaleData:
-    path = Path(code_or_path)
-    if not path.suffix:
-        path = LOCALES_DIR / f"{code_or_path}.yaml"
-    if not path.exists():
-        known = ", ".join(sorted(p.stem for p in LOCALES_DIR.glob("*.yaml")))
-        raise ValueError(f"no locale data for '{code_or_path}' (bundled: {known})")
-    return LocaleData.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+def _parse(path: Path) -> LocaleData:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read locale data: {exc}") from None
+    try:
+        return LocaleData.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(f"{path}: invalid locale data:\n{exc}") from None

@@ -41,8 +41,12 @@ def render_message_time(when: dt.datetime, loc: LocaleData) -> str:
 def render_clock(when: dt.datetime | dt.time, loc: LocaleData) -> str:
     cal = loc.calendar
     hour12 = when.hour % 12 or 12
-    ampm = cal.am if when.hour < 12 else cal.pm
-    return cal.clock.format(hour12=hour12, hour=when.hour, minute=when.minute, ampm=ampm)
+    if cal.day_periods:
+        ampm = cal.day_periods[max(h for h in cal.day_periods if h <= when.hour)]
+    else:
+        ampm = cal.am if when.hour < 12 else cal.pm
+    template = cal.clock_on_hour if cal.clock_on_hour and when.minute == 0 else cal.clock
+    return template.format(hour12=hour12, hour=when.hour, minute=when.minute, ampm=ampm)
 
 
 def render_date(day: dt.date, loc: LocaleData) -> str:
@@ -96,15 +100,19 @@ def resolve_relative(text: str, said_at: dt.datetime, loc: LocaleData) -> dt.dat
         return said_at.date() + dt.timedelta(days=1)
     week_start = said_at.date() - dt.timedelta(days=said_at.weekday())
     for template, week in ((cal.this_weekday, 0), (cal.next_weekday, 1)):
-        m = _template_regex(template).search(text)
+        m = _template_regex(template, tuple(cal.weekdays)).search(text)
         if m:
             index = cal.weekdays.index(m["weekday"])
             return week_start + dt.timedelta(days=7 * week + index)
     return None
 
 
-def _template_regex(template: str) -> re.Pattern[str]:
-    pattern = re.escape(template).replace(r"\{weekday\}", r"(?P<weekday>\w+)")
+@lru_cache(maxsize=64)
+def _template_regex(template: str, weekdays: tuple[str, ...] = ()) -> re.Pattern[str]:
+    # The weekday is one of the locale's names, not any run of word characters: in a
+    # language written without spaces ("下周五晚上7点") a word ends nowhere.
+    names = "|".join(re.escape(w) for w in sorted(weekdays, key=len, reverse=True)) or r"\w+"
+    pattern = re.escape(template).replace(r"\{weekday\}", f"(?P<weekday>{names})")
     pattern = pattern.replace(r"\{clock\}", r".+?")
     return re.compile(pattern)
 

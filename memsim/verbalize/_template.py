@@ -13,7 +13,6 @@ from memsim.profile import Entity, Fact
 from memsim.schema import Schema
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import (
-    capitalize_first,
     refer,
     render_value,
     template_fields,
@@ -64,10 +63,10 @@ class TemplateVerbalizer:
             "be": forms.be,
             "have": forms.have,
             "s": forms.s,
-            "a": "an" if value[:1].lower() in self.loc.vowels else "a",
+            "a": self.loc.article_for(value),
             "unit": attr.unit or "",
         }
-        return capitalize_first(template.format(**tokens).replace("  ", " "))
+        return self.loc.cap(template.format(**tokens).replace("  ", " "))
 
     def message(
         self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime, rng: np.random.Generator

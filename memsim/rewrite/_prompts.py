@@ -1,0 +1,127 @@
+"""Prompts for LLM rewrites, as per-locale data: ``prompts/<code>.yaml`` next to this
+file maps key for key onto :class:`RewritePrompts`, in the data's language.
+
+Guarantees: a request depends only on the prompt data, the text, the persona and the
+attempt number (so the same inputs give the same request, hence the same cache key,
+and a retry of a rejected rewrite is a different request); the text to rewrite sits
+between ``<message>`` / ``<question>`` tags on lines of its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from memsim.llm import ChatRequest
+from memsim.profile import Entity
+from memsim.verbalize import LocaleData, render_value, value_at
+from memsim.verbalize._render import template_fields
+
+PROMPTS_DIR = Path(__file__).parent / "prompts"
+
+
+class RewritePrompts(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str
+    system: str
+    """Instructions for rewriting a message; ``{persona}``."""
+    question_system: str
+    """Instructions for rephrasing a question; ``{persona}``."""
+    persona: str
+    """How the persona is introduced; ``{fields}``."""
+    persona_fields: list[str]
+    """One clause per user attribute (``{age}``); a clause whose attribute the user
+    lacks is left out."""
+    persona_join: str
+    message: str
+    """The user turn for a message; ``{text}``."""
+    question: str
+    """The user turn for a question; ``{text}``."""
+    retry: str
+    """Appended to the user turn from the second attempt on; ``{attempt}`` (2, 3, ...)."""
+
+    @model_validator(mode="after")
+    def _tokens(self) -> RewritePrompts:
+        allowed = {
+            "system": {"persona"},
+            "question_system": {"persona"},
+            "persona": {"fields"},
+            "message": {"text"},
+            "question": {"text"},
+            "retry": {"attempt"},
+        }
+        for name, tokens in allowed.items():
+            found = set(template_fields(getattr(self, name)))
+            if found - tokens:
+                raise ValueError(f"{name}: unknown tokens {sorted(found - tokens)}")
+        return self
+
+    def persona_text(self, user: Entity | None, loc: LocaleData, when: dt.datetime) -> str:
+        if user is None:
+            return ""
+        clauses = []
+        for clause in self.persona_fields:
+            names = template_fields(clause)
+            if all(n in user.facts for n in names):
+                values = {
+                    n: render_value(user.facts[n], value_at(user.facts[n], when), loc, when)
+                    for n in names
+                }
+                clauses.append(clause.format(**values))
+        return self.persona.format(fields=self.persona_join.join(clauses)) if clauses else ""
+
+    def message_request(
+        self, text: str, persona: str, attempt: int, temperature: float, max_tokens: int
+    ) -> ChatRequest:
+        return self._request(
+            self.system, self.message, text, persona, attempt, temperature, max_tokens
+        )
+
+    def question_request(
+        self, text: str, persona: str, attempt: int, temperature: float, max_tokens: int
+    ) -> ChatRequest:
+        return self._request(
+            self.question_system, self.question, text, persona, attempt, temperature, max_tokens
+        )
+
+    def _request(
+        self,
+        system: str,
+        turn: str,
+        text: str,
+        persona: str,
+        attempt: int,
+        temperature: float,
+        max_tokens: int,
+    ) -> ChatRequest:
+        user = turn.format(text=text)
+        if attempt > 0:
+            user += "\n\n" + self.retry.format(attempt=attempt + 1)
+        return ChatRequest(
+            (("system", system.format(persona=persona).strip()), ("user", user)),
+            temperature=temperature,
+            max_tokens=max_tokens,
+        )
+
+
+@lru_cache(maxsize=8)
+def load_prompts(code: str) -> tuple[RewritePrompts, str]:
+    """The prompts of a locale and the sha256 of their file."""
+    path = PROMPTS_DIR / f"{code}.yaml"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in PROMPTS_DIR.glob("*.yaml")))
+        raise ValueError(
+            f"no LLM rewrite prompts for locale '{code}' (bundled: {known}); "
+            f"add {path.name} under memsim/rewrite/prompts/"
+        )
+    data = path.read_bytes()
+    prompts = RewritePrompts.model_validate(yaml.safe_load(data))
+    if prompts.code != code:
+        raise ValueError(f"{path}: code is '{prompts.code}', expected '{code}'")
+    return prompts, hashlib.sha256(data).hexdigest()

@@ -1,0 +1,126 @@
+"""Does a message state a fact? The one test shared by the audit and by the check of
+every LLM rewrite, so the audit accepts exactly what verification accepts.
+
+A value counts as stated, after Unicode normalisation and case folding, when:
+- integer: the number appears, in digits or in words ("62", "sixty-two");
+- month_day / date: a date with that month and day (and year, for dates) appears in any
+  of the locale's date forms ("July 12", "12 July", "7/12/2024");
+- datetime: the day appears (absolutely, or relatively resolved against the time the
+  message was said: "next Friday") and so does the time of day ("7:30 PM", "19:30");
+- identifier-like text (no spaces, with 4+ digits or an "@": phone numbers, e-mails,
+  card numbers): its letters and digits appear in order, separators aside ("310 912
+  7531" states "3109127531"), not inside a longer run of letters and digits;
+- text in a CJK script: it appears with spacing removed;
+- other text: its words appear in a row, numbers in words counting as digits
+  ("two hours" states "2 hours", "1,000" states "1000").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from memsim.profile import Entity, Fact
+from memsim.verbalize import LocaleData
+from memsim.verify._dates import clocks_in, dates_in, relative_days_in
+from memsim.verify._numbers import fold, numbers_in, numerals
+
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+@dataclass(frozen=True)
+class StatedFact:
+    """A fact as one message states it: the value that holds when it is said."""
+
+    entity: Entity
+    fact: Fact
+    value: Any
+    said_at: dt.datetime
+
+
+def fact_stated(text: str, stated: StatedFact, loc: LocaleData) -> bool:
+    """Whether ``text`` states ``stated.value`` (see the module docstring)."""
+    kind, value = stated.fact.type, stated.value
+    if kind == "integer":
+        return int(value) in numbers_in(text, loc)
+    if kind in ("month_day", "date"):
+        parts = [int(x) for x in str(value).split("-")]
+        year, (month, day) = (parts[0] if kind == "date" else None), parts[-2:]
+        return any(
+            d.month == month and d.day == day and (year is None or d.year == year)
+            for d in dates_in(text, loc)
+        )
+    if kind == "datetime":
+        when = dt.datetime.fromisoformat(str(value))
+        return day_stated(text, when.date(), stated.said_at, loc) and (
+            (when.hour, when.minute) in clocks_in(text, loc)
+        )
+    return text_stated(text, str(value), loc)
+
+
+def day_stated(text: str, day: dt.date, said_at: dt.datetime, loc: LocaleData) -> bool:
+    """Whether ``text`` names ``day``, absolutely (the year may be left out) or
+    relatively to ``said_at``."""
+    absolute = any(
+        d.month == day.month and d.day == day.day and d.year in (None, day.year)
+        for d in dates_in(text, loc)
+    )
+    return absolute or day in relative_days_in(text, said_at, loc)
+
+
+def text_stated(text: str, value: str, loc: LocaleData) -> bool:
+    if not value.strip():
+        return True
+    if CJK.search(value):
+        return squeeze(value, loc) in squeeze(text, loc)
+    if identifier_like(value):
+        return identifier_regex(value).search(fold(text)) is not None
+    wanted = " ".join(words(value, loc))
+    return f" {wanted} " in f" {' '.join(words(text, loc))} "
+
+
+def identifier_like(value: str) -> bool:
+    return not any(c.isspace() for c in value) and (
+        "@" in value or sum(c.isdigit() for c in value) >= 4
+    )
+
+
+def identifier_regex(value: str) -> re.Pattern[str]:
+    """The value's letters and digits in order, with any separators between them, not
+    inside a longer run of Latin letters and digits (a Chinese character right before
+    or after is not part of it: "号码是13412345678。")."""
+    chars = [re.escape(c) for c in fold(value) if c.isalnum()]
+    return re.compile(r"(?<![0-9a-z])" + r"[\W_]*".join(chars) + r"(?![0-9a-z])")
+
+
+def words(text: str, loc: LocaleData) -> list[str]:
+    """The words of ``text``, folded, with numbers as plain digits."""
+    return re.findall(r"\w+", _numbers_as_digits(text, loc, " "))
+
+
+def squeeze(text: str, loc: LocaleData) -> str:
+    """Folded, spacing removed, numbers as plain digits (for scripts without spaces)."""
+    return re.sub(r"\s+", "", _numbers_as_digits(text, loc, ""))
+
+
+def _numbers_as_digits(text: str, loc: LocaleData, pad: str) -> str:
+    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", fold(text))
+    nums = numerals(loc)
+    if nums.run is None:
+        return folded
+    return nums.run.sub(lambda m: f"{pad}{nums.value(m.group(0))}{pad}", folded)
+
+
+__all__ = [
+    "CJK",
+    "StatedFact",
+    "day_stated",
+    "fact_stated",
+    "identifier_like",
+    "identifier_regex",
+    "squeeze",
+    "text_stated",
+    "words",
+]

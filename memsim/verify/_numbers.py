@@ -1,0 +1,131 @@
+"""Numbers in text: digits ("1,000", "62") and number words ("sixty-two", "六十二").
+
+Number words come from the locale's ``recognise`` data, so a locale adds its numerals
+as data. The parser is additive with multipliers: a multiplier below 1,000 multiplies
+the group before it ("two hundred", "二十"), one of 1,000 or more closes the group
+("two thousand five", "三万五千"); a multiplier with nothing before it counts as one
+("十二" = 12, "hundred" = 100). Mixed scales such as "一千二百万" are out of scope.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memsim.verbalize import LocaleData
+
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
+"""A digit run, with thousands commas ("1,000") taken as one number."""
+
+
+def fold(text: str) -> str:
+    """Unicode-normalised (NFKC: full-width digits become ASCII) and case-folded."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def is_latin(word: str) -> bool:
+    return bool(word) and all(c.isascii() for c in word)
+
+
+def guarded(alternatives: list[str]) -> str:
+    """An alternation of words that does not match inside a longer Latin word
+    ("ten" is not found in "often"); words in other scripts need no guard."""
+    ordered = sorted({fold(a) for a in alternatives if a}, key=len, reverse=True)
+    parts = []
+    for word in ordered:
+        body = re.escape(word).replace(r"\ ", r"\s+")
+        head = r"(?<![a-z])" if is_latin(word[:1]) and word[:1].isalpha() else ""
+        tail = r"(?![a-z])" if is_latin(word[-1:]) and word[-1:].isalpha() else ""
+        parts.append(head + body + tail)
+    return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
+
+
+@dataclass(frozen=True)
+class Numerals:
+    """The compiled number words of one locale."""
+
+    words: dict[str, int]
+    multipliers: dict[str, int]
+    run: re.Pattern[str] | None
+    """One number written in words (None when the locale has no number words)."""
+    any_number: re.Pattern[str]
+    """A digit run or a run of number words."""
+    number: str
+    """The regex of one number (digits or words), to embed in date and clock patterns."""
+
+    def value(self, text: str) -> int | None:
+        """The value of a matched number (digits or words), or None."""
+        text = fold(text).strip()
+        if re.fullmatch(_DIGITS, text):
+            return int(text.replace(",", ""))
+        tokens = self._tokens.findall(text) if self.words or self.multipliers else []
+        if not tokens:
+            return None
+        total = current = 0
+        for token in tokens:
+            if token in self.multipliers:
+                factor = self.multipliers[token]
+                if factor >= 1000:
+                    total += (current or 1) * factor
+                    current = 0
+                else:
+                    current = (current or 1) * factor
+            else:
+                current += self.words[token]
+        return total + current
+
+    @property
+    def _tokens(self) -> re.Pattern[str]:
+        return _token_regex(tuple(sorted({*self.words, *self.multipliers}, key=len, reverse=True)))
+
+    def find(self, text: str) -> list[tuple[int, bool]]:
+        """Every number in ``text`` (already folded), in order, as (value, in words)."""
+        out = []
+        for m in self.any_number.finditer(text):
+            value = self.value(m.group(0))
+            if value is not None:
+                out.append((value, not m.group(0)[:1].isdigit()))
+        return out
+
+
+@lru_cache(maxsize=64)
+def _token_regex(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in words))
+
+
+_COMPILED: dict[int, tuple[LocaleData, Numerals]] = {}
+
+
+def numerals(loc: LocaleData) -> Numerals:
+    """The locale's numerals, compiled once per locale object."""
+    hit = _COMPILED.get(id(loc))
+    if hit is None or hit[0] is not loc:
+        hit = _COMPILED[id(loc)] = (loc, _compile(loc))
+    return hit[1]
+
+
+def _compile(loc: LocaleData) -> Numerals:
+    recognise = loc.recognise
+    words = {fold(k): v for k, v in recognise.number_words.items()}
+    multipliers = {fold(k): v for k, v in recognise.number_multipliers.items()}
+    vocabulary = [*words, *multipliers]
+    run: re.Pattern[str] | None = None
+    if vocabulary:
+        word = guarded(vocabulary)
+        separators = [
+            re.escape(fold(s)).replace(r"\ ", r"\s+") for s in recognise.number_separators
+        ]
+        sep = "(?:" + "|".join(separators) + ")?" if separators else ""
+        run = re.compile(f"{word}(?:{sep}{word})*")
+    number = f"(?:{_DIGITS}" + (f"|{run.pattern}" if run else "") + ")"
+    return Numerals(words, multipliers, run, re.compile(number), number)
+
+
+def numbers_in(text: str, loc: LocaleData) -> list[int]:
+    """Every number ``text`` states, digits or words, in order."""
+    return [value for value, _ in numerals(loc).find(fold(text))]
+
+
+__all__ = ["Numerals", "fold", "guarded", "numbers_in", "numerals"]
