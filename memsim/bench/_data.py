@@ -168,29 +168,42 @@ def find_schema(relative: str) -> Path | None:
 
 
 def native_noise_schema(source: Source) -> Path:
-    """The schema a native dataset was generated from, named by its manifest."""
+    """The schema a native dataset was generated from, named by its manifest: the file in
+    ``schemas/`` (working folder, then memsim's source tree) with the manifest's sha256,
+    else one whose ``name`` and ``locale`` match."""
     manifest = source.path.parent / "manifest.json"
     try:
         schema = orjson.loads(manifest.read_bytes())["schema"]
-        name, locale = schema["name"], schema.get("locale")
+        name, locale, digest = schema["name"], schema.get("locale"), schema.get("sha256")
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as e:
         raise ValueError(
             f"{manifest}: cannot tell which schema made this dataset ({e}); "
             "pass --noise-schema PATH"
         ) from e
-    candidates = (
-        [f"schemas/{name}.{locale}.yaml", f"schemas/{name}.yaml"]
-        if locale
-        else [f"schemas/{name}.yaml"]
-    )
-    for relative in candidates:
-        found = find_schema(relative)
-        if found is not None:
-            return found
+    files = [
+        f for base in (Path("schemas"), REPO_ROOT / "schemas") for f in sorted(base.glob("*.yaml"))
+    ]
+    for file in files:
+        if digest and _digest_file(file) == digest:
+            return file
+    for file in files:
+        if _names(file) == (name, locale):
+            return file
     raise ValueError(
-        f"{manifest}: the dataset was made from schema '{name}', but none of "
-        f"{', '.join(candidates)} exists here; pass --noise-schema PATH"
+        f"{manifest}: the dataset was made from schema '{name}' (locale {locale}), and no "
+        "schemas/*.yaml here is that schema; pass --noise-schema PATH"
     )
+
+
+def _names(file: Path) -> tuple[object, object]:
+    """A schema file's top-level ``name`` and ``locale`` (None if it cannot be read)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None, None
+    return (data.get("name"), data.get("locale")) if isinstance(data, dict) else (None, None)
 
 
 def memdaily_noise_schema() -> Path:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -359,3 +360,60 @@ def test_ls_lists_the_bench_plugins() -> None:
         in result.output
     )
     assert "reader: lexical" in result.output
+
+
+def test_memdaily_noise_defaults_to_the_chinese_schema(tmp_path: Path) -> None:
+    from memsim.bench import MEMDAILY_NOISE_SCHEMA, NoisePool, detect_format, infuse, open_source
+    from memsim.bench._tokenize import has_cjk
+    from memsim.schema import load_schema
+
+    if not (ROOT / MEMDAILY_NOISE_SCHEMA).is_file():
+        pytest.skip(f"{MEMDAILY_NOISE_SCHEMA} is not in this checkout")
+    data = memdaily_file(tmp_path / "memdaily.json")
+    result = bench(
+        str(data), "--mechanisms", "bm25,noise_only", "--noise", "1,4", "--out", str(tmp_path / "o")
+    )
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["noise"]["locale"] == "zh" and manifest["noise"]["schema"].endswith(
+        "daily_life.zh.yaml"
+    )
+    assert not any("differs" in n for n in manifest["notes"])
+    pool = NoisePool(load_schema(ROOT / MEMDAILY_NOISE_SCHEMA), seed=0)
+    source = open_source(data)
+    fmt = detect_format(source.sample_times())
+    for index, raw in source.items():
+        out = infuse(
+            raw, 4, fmt, pool, list(range(len(pool.entities))), np.random.default_rng(index)
+        )
+        noise = [out.messages[i] for i in sorted(out.labels.noise)]
+        assert noise and all(has_cjk(m.text) for m in noise)
+        assert all(fmt.parse(m.time) is not None and m.place == "广东深圳" for m in noise)
+
+
+def test_native_dataset_names_its_noise_schema(tmp_path: Path) -> None:
+    import hashlib
+
+    from memsim.bench._data import Source, native_noise_schema
+
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    source = Source(folder / "dataset.jsonl", "native", "", [0], 1)
+
+    def manifest(schema: dict[str, str]) -> Path:
+        (folder / "manifest.json").write_text(json.dumps({"schema": schema}), encoding="utf-8")
+        return native_noise_schema(source)
+
+    digest = hashlib.sha256(SCHEMA.read_bytes()).hexdigest()
+    assert (
+        manifest({"name": "whatever", "locale": "en", "sha256": digest}).name
+        == "daily_life.en.yaml"
+    )
+    assert manifest({"name": "daily_life", "locale": "en"}).name == "daily_life.en.yaml"
+    if (ROOT / "schemas" / "daily_life.zh.yaml").is_file():
+        assert manifest({"name": "daily_life_zh", "locale": "zh"}).name == "daily_life.zh.yaml"
+    with pytest.raises(ValueError, match="no schemas/\\*.yaml here is that schema"):
+        manifest({"name": "nothing_like_it", "locale": "en"})
+    (folder / "manifest.json").unlink()
+    with pytest.raises(ValueError, match="--noise-schema"):
+        native_noise_schema(source)
