@@ -412,7 +412,7 @@ def test_native_dataset_names_its_noise_schema(tmp_path: Path) -> None:
     assert manifest({"name": "daily_life", "locale": "en"}).name == "daily_life.en.yaml"
     if (ROOT / "schemas" / "daily_life.zh.yaml").is_file():
         assert manifest({"name": "daily_life_zh", "locale": "zh"}).name == "daily_life.zh.yaml"
-    with pytest.raises(ValueError, match="no schemas/\\*.yaml here is that schema"):
+    with pytest.raises(ValueError, match=r"no schemas/\*\.yaml here is that schema"):
         manifest({"name": "nothing_like_it", "locale": "en"})
     (folder / "manifest.json").unlink()
     with pytest.raises(ValueError, match="--noise-schema"):
