@@ -10,7 +10,7 @@ NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 
 .DEFAULT_GOAL := help
-.PHONY: help install dataset audit audit-memdaily profiles test lint typecheck bench-profiles bench-audit render clean compare-memdaily
+.PHONY: help install dataset audit audit-memdaily profiles test lint typecheck bench-profiles bench-audit bench bench-speed render clean compare-memdaily
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -59,6 +59,15 @@ typecheck: install ## mypy --strict on the package
 
 bench-profiles: install ## Profiles/s and peak memory at 1k/10k/100k, against pgmpy's sampler
 	$(BIN)/python benchmarks/sample_profiles.py
+
+BENCH_OUT ?= $(OUT)/bench
+
+bench: install ## Benchmark every installed offline memory mechanism (lexical reader) on $(OUT)/dataset
+	@test -f $(OUT)/dataset/dataset.jsonl || { echo "no dataset in $(OUT)/dataset: run make dataset first"; exit 2; }
+	$(BIN)/memsim bench $(OUT)/dataset --reader lexical --noise 1,10,50,100 --seed $(SEED) --out $(BENCH_OUT)
+
+bench-speed: install ## Bench wall time and recall@5 at MemDaily scale (benchmarks/bench.py)
+	$(BIN)/python benchmarks/bench.py
 
 .PHONY: bench-llm
 bench-llm: install ## LLM path: req/s at concurrency 1..64 vs ideal, calls per question (fake server)

@@ -315,5 +315,7 @@ def ls_cmd(family: str | None) -> None:
 
 
 from memsim.cli._audit import audit_cmd  # noqa: E402
+from memsim.cli._bench import bench_cmd  # noqa: E402
 
 main.add_command(audit_cmd)
+main.add_command(bench_cmd)

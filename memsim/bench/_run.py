@@ -1,0 +1,204 @@
+"""The benchmark loop: trajectories x noise levels x memory mechanisms, one reader.
+
+One trajectory at a time: it is infused with noise at each level (its own seeded
+stream per level, ``SeedSequence(seed, spawn_key=(2, level, index in the file))``, so
+the noise does not depend on ``--limit``, the mechanisms or the reader), each
+mechanism observes its messages one by one and retrieves once, and the metrics are
+kept; then the trajectory is dropped. Memory stays flat whatever the noise level: at
+most one noisy trajectory, a reader batch per mechanism and level, and the per-item
+metrics (a few numbers each) are held.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from memsim.bench._infuse import infuse
+from memsim.bench._memory import Memory
+from memsim.bench._metrics import LatencyHistogram, evidence_seen, ndcg_at_k, recall_at_k
+from memsim.bench._pool import NoisePool
+from memsim.bench._reader import BATCH, Reader, ReaderItem, memory_line
+from memsim.bench._times import TimeFormat
+from memsim.bench._tokens import TokenCounter
+from memsim.bench._types import BenchItem, Message
+from memsim.dataset import MemDailyItem
+
+Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+
+
+@dataclass
+class Row:
+    """The metrics of one item under one mechanism at one noise level."""
+
+    qa_type: str
+    scenario: str
+    ground_truth: str
+    recall_5: float | None
+    ndcg_5: float | None
+    recall_k: float | None
+    ndcg_k: float | None
+    seen: float | None
+    memory_messages: int
+    tokens: int | None
+    answer: str | None = None
+
+
+@dataclass
+class Cell:
+    """Everything measured for one (mechanism, noise level)."""
+
+    rows: list[Row] = field(default_factory=list)
+    write: dict[tuple[str, str], LatencyHistogram] = field(default_factory=dict)
+    read: dict[tuple[str, str], LatencyHistogram] = field(default_factory=dict)
+    pending: list[tuple[Row, ReaderItem]] = field(default_factory=list)
+
+
+@dataclass
+class NoiseStats:
+    messages: int = 0
+    noise: int = 0
+    evidence_position_sum: float = 0.0
+    evidence_count: int = 0
+
+    def add(self, item: BenchItem) -> None:
+        n = len(item.messages)
+        self.messages += n
+        self.noise += len(item.labels.noise)
+        for e in item.labels.evidence:
+            self.evidence_position_sum += e / (n - 1) if n > 1 else 0.5
+            self.evidence_count += 1
+
+    def to_json(self) -> dict[str, Any]:
+        pos = self.evidence_position_sum / self.evidence_count if self.evidence_count else None
+        return {
+            "messages": self.messages,
+            "noise_messages": self.noise,
+            "evidence_position_mean": None if pos is None else round(pos, 4),
+        }
+
+
+class BenchRun:
+    def __init__(
+        self,
+        mechanisms: list[Memory],
+        reader: Reader,
+        levels: list[int],
+        k: int,
+        seed: int,
+        fmt: TimeFormat,
+        pool: NoisePool | None,
+        tokens: TokenCounter | None,
+        timings: bool = True,
+    ) -> None:
+        self.mechanisms, self.reader, self.levels, self.k = mechanisms, reader, levels, k
+        self.seed, self.fmt, self.pool, self.tokens, self.timings = seed, fmt, pool, tokens, timings
+        self.cells = {(m.name, lv): Cell() for m in mechanisms for lv in levels}
+        self.noise_stats = {lv: NoiseStats() for lv in levels}
+
+    def run(self, items: Iterable[tuple[int, MemDailyItem]]) -> None:
+        for index, raw in items:
+            allowed: list[int] = []
+            if self.pool is not None and max(self.levels) > 1:
+                fact_ids = raw.qa.get("provenance", {}).get("fact_ids", [])
+                scenarios = self.pool.question_scenarios(raw.scenario, fact_ids)
+                texts = [raw.qa["question"], *(m["message"] for m in raw.messages)]
+                allowed = self.pool.allowed(raw.type, scenarios, texts)
+            for level in self.levels:
+                rng = np.random.default_rng(
+                    np.random.SeedSequence(self.seed, spawn_key=(2, level, index))
+                )
+                item = infuse(raw, level, self.fmt, self.pool, allowed, rng)
+                self.noise_stats[level].add(item)
+                self._measure(item, level)
+        for cell in self.cells.values():
+            self._flush(cell)
+
+    def _measure(self, item: BenchItem, level: int) -> None:
+        line_tokens: dict[int, int] = {}
+        evidence = item.labels.evidence
+        group = (item.qa_type, item.scenario)
+        for memory in self.mechanisms:
+            cell = self.cells[memory.name, level]
+            memory.reset(item.labels)
+            writes = (
+                _timed_writes(memory, item.messages)
+                if self.timings
+                else _writes(memory, item.messages)
+            )
+            start = time.perf_counter_ns()
+            retrieved = memory.retrieve(item.query)
+            read_ns = time.perf_counter_ns() - start
+            if self.timings:
+                cell.write.setdefault(group, LatencyHistogram()).add_ns(writes)
+                cell.read.setdefault(group, LatencyHistogram()).add_ns([read_ns])
+            ranked = [m.mid for m in retrieved]
+            shown = tuple(sorted(retrieved, key=lambda m: m.mid))
+            row = Row(
+                item.qa_type,
+                item.scenario,
+                item.ground_truth,
+                recall_at_k(ranked, evidence, 5) if memory.ranks else None,
+                ndcg_at_k(ranked, evidence, 5) if memory.ranks else None,
+                recall_at_k(ranked, evidence, self.k) if memory.ranks else None,
+                ndcg_at_k(ranked, evidence, self.k) if memory.ranks else None,
+                evidence_seen(set(ranked), evidence),
+                len(shown),
+                self._count(shown, line_tokens),
+            )
+            cell.rows.append(row)
+            cell.pending.append(
+                (row, ReaderItem(item.query.question, item.query.time, item.choices, shown))
+            )
+            if len(cell.pending) >= BATCH:
+                self._flush(cell)
+
+    def _count(self, shown: tuple[Message, ...], cache: dict[int, int]) -> int | None:
+        """Tokens of the rendered memory: the sum of its lines' counts (o200k never
+        merges across a line end, and every line starts with '[')."""
+        if self.tokens is None:
+            return None
+        total = 0
+        for m in shown:
+            n = cache.get(m.mid)
+            if n is None:
+                n = cache[m.mid] = self.tokens.count(memory_line(m))
+            total += n
+        return total
+
+    def _flush(self, cell: Cell) -> None:
+        if not cell.pending:
+            return
+        answers = self.reader.answer([ri for _, ri in cell.pending])
+        if len(answers) != len(cell.pending):
+            raise RuntimeError(
+                f"reader {self.reader.name} returned {len(answers)} answers "
+                f"for {len(cell.pending)} items"
+            )
+        for (row, _), answer in zip(cell.pending, answers, strict=True):
+            row.answer = answer
+        cell.pending = []
+
+
+def _writes(memory: Memory, messages: tuple[Message, ...]) -> list[int]:
+    for m in messages:
+        memory.observe(m)
+    return []
+
+
+def _timed_writes(memory: Memory, messages: tuple[Message, ...]) -> list[int]:
+    clock = time.perf_counter_ns
+    out = []
+    for m in messages:
+        start = clock()
+        memory.observe(m)
+        out.append(clock() - start)
+    return out
+
+
+def with_progress(items: Iterator[Any], total: int, progress: Progress | None) -> Iterable[Any]:
+    return progress(items, total) if progress is not None else items

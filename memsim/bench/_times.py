@@ -1,0 +1,125 @@
+"""Message time strings: recognise the input's format, parse it, render noise times in it.
+
+A format is a template with ``{year} {month:02d} {day:02d} {hour:02d} {minute:02d}``
+and optionally ``{weekday}``, ``{weekday_short}`` or ``{month_name}`` tokens, as a
+locale's ``calendar.message_time`` writes it. Known formats: memsim's native ISO form
+(``2024-04-03T07:53``), every bundled locale's message time (en:
+``2024-04-03 Wed 07:53``) and MemDaily's (``2024年04月03日 周三 07:53``, defined here so
+that it does not depend on a Chinese locale file). Parsing ignores the weekday word
+(a wrong one in the input is kept as it is); rendering always writes the right one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from string import Formatter
+
+ISO_TEMPLATE = "{year}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}"
+MEMDAILY_TEMPLATE = "{year}年{month:02d}月{day:02d}日 {weekday_short} {hour:02d}:{minute:02d}"
+MEMDAILY_WEEKDAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
+
+_NUMBERS = {
+    "year": r"\d{4}",
+    "month": r"\d{1,2}",
+    "day": r"\d{1,2}",
+    "hour": r"\d{1,2}",
+    "minute": r"\d{2}",
+}
+
+
+@dataclass(frozen=True)
+class TimeFormat:
+    name: str
+    template: str
+    weekdays: tuple[str, ...] = ()
+    weekdays_short: tuple[str, ...] = ()
+    months: tuple[str, ...] = ()
+    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        words = {
+            "weekday": self.weekdays,
+            "weekday_short": self.weekdays_short,
+            "month_name": self.months,
+        }
+        pattern = ""
+        for literal, name, _, _ in Formatter().parse(self.template):
+            pattern += re.escape(literal)
+            if name is None:
+                continue
+            if name in _NUMBERS:
+                pattern += f"(?P<{name}>{_NUMBERS[name]})"
+            elif words.get(name):
+                names = sorted(words[name], key=len, reverse=True)
+                pattern += f"(?P<{name}>{'|'.join(map(re.escape, names))})"
+            else:
+                raise ValueError(f"time format {self.name!r}: cannot parse token {{{name}}}")
+        object.__setattr__(self, "_regex", re.compile(pattern))
+
+    def parse(self, text: str) -> dt.datetime | None:
+        m = self._regex.fullmatch(text.strip())
+        if m is None:
+            return None
+        parts = m.groupdict()
+        month = (
+            int(parts["month"]) if "month" in parts else self.months.index(parts["month_name"]) + 1
+        )
+        try:
+            return dt.datetime(
+                int(parts["year"]),
+                month,
+                int(parts["day"]),
+                int(parts["hour"]),
+                int(parts["minute"]),
+            )
+        except ValueError:
+            return None
+
+    def render(self, when: dt.datetime) -> str:
+        w = when.weekday()
+        return self.template.format(
+            year=when.year,
+            month=when.month,
+            day=when.day,
+            hour=when.hour,
+            minute=when.minute,
+            weekday=self.weekdays[w] if self.weekdays else "",
+            weekday_short=self.weekdays_short[w] if self.weekdays_short else "",
+            month_name=self.months[when.month - 1] if self.months else "",
+        )
+
+
+def known_formats() -> list[TimeFormat]:
+    """ISO, MemDaily's, then every bundled locale's message time."""
+    from memsim.verbalize._locale import LOCALES_DIR, load_locale
+
+    out = [
+        TimeFormat("iso", ISO_TEMPLATE),
+        TimeFormat("memdaily", MEMDAILY_TEMPLATE, weekdays_short=MEMDAILY_WEEKDAYS),
+    ]
+    for path in sorted(LOCALES_DIR.glob("*.yaml")):
+        cal = load_locale(path.stem).calendar
+        out.append(
+            TimeFormat(
+                f"locale:{path.stem}",
+                cal.message_time,
+                tuple(cal.weekdays),
+                tuple(cal.weekdays_short),
+                tuple(cal.months),
+            )
+        )
+    return out
+
+
+def detect_format(samples: list[str]) -> TimeFormat:
+    """The first known format that parses every sample (raises ValueError if none)."""
+    for fmt in known_formats():
+        if all(fmt.parse(s) is not None for s in samples):
+            return fmt
+    shown = ", ".join(repr(s) for s in samples[:3])
+    raise ValueError(
+        f"unrecognised message time format ({shown}); known: "
+        + "; ".join(f"{f.name} {f.template!r}" for f in known_formats())
+    )

@@ -1,0 +1,189 @@
+"""Noise infusion: positions, times, evidence ids, format, and what noise may say."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy.stats import chi2
+
+from memsim.bench import NoisePool, detect_format, infuse, open_source, sample_composition
+from memsim.bench._times import MEMDAILY_TEMPLATE, MEMDAILY_WEEKDAYS, TimeFormat
+from memsim.dataset import MemDailyItem
+
+P_MIN = 1e-4
+"""Uniformity tests fail when the chi-square p-value is below this: a correct sampler
+fails one of them with probability 1e-4 (the seeds are fixed, so each test gives the
+same result on every run)."""
+MEMDAILY_FMT = TimeFormat("memdaily", MEMDAILY_TEMPLATE, weekdays_short=MEMDAILY_WEEKDAYS)
+
+
+def chi_square_p(counts: list[int]) -> float:
+    expected = sum(counts) / len(counts)
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return float(chi2.sf(stat, len(counts) - 1))
+
+
+def item(
+    times: list[str],
+    asked: str,
+    target: list[int],
+    typ: str = "simple",
+    texts: list[str] | None = None,
+) -> MemDailyItem:
+    texts = texts or [f"Real message number {i}." for i in range(len(times))]
+    return MemDailyItem(
+        type=typ,
+        scenario="roles",
+        tid=0,
+        messages=tuple(
+            {"mid": i, "message": t, "time": w, "place": f"place {i}"}
+            for i, (t, w) in enumerate(zip(texts, times, strict=True))
+        ),
+        qa={
+            "question": "What is it?",
+            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
+            "ground_truth": "A",
+            "target_step_id": target,
+            "time": asked,
+        },
+        source="test",
+    )
+
+
+def test_composition_is_uniform_when_there_is_room() -> None:
+    # 9 noise messages over 4 gaps: C(12, 3) = 220 arrangements, each equally likely
+    rng = np.random.default_rng(1)
+    draws = Counter(tuple(sample_composition(9, [10**6] * 4, rng)) for _ in range(22_000))
+    assert len(draws) == 220 and all(sum(c) == 9 for c in draws)
+    assert chi_square_p(list(draws.values())) > P_MIN
+
+
+def test_composition_respects_capacities_and_is_uniform_among_feasible() -> None:
+    caps = [1, 0, 2, 3]
+    feasible = [c for c in itertools.product(*(range(x + 1) for x in caps)) if sum(c) == 4]
+    rng = np.random.default_rng(2)
+    draws = Counter(tuple(sample_composition(4, caps, rng)) for _ in range(len(feasible) * 400))
+    assert set(draws) == set(feasible)
+    assert chi_square_p([draws[c] for c in feasible]) > P_MIN
+    with pytest.raises(ValueError, match="do not fit"):
+        sample_composition(7, caps, rng)
+
+
+def test_real_message_position_is_uniform(en_pool: NoisePool) -> None:
+    # one real message at level 10: its position is uniform on 0..9
+    raw = item(["2024-04-10T12:00"], "2024-04-20T12:00", [0])
+    fmt = detect_format(["2024-04-10T12:00"])
+    positions = Counter()
+    for seed in range(2000):
+        out = infuse(
+            raw, 10, fmt, en_pool, list(range(len(en_pool.entities))), np.random.default_rng(seed)
+        )
+        positions[sorted(out.labels.evidence)[0]] += 1
+    assert sorted(positions) == list(range(10))
+    assert chi_square_p([positions[i] for i in range(10)]) > P_MIN
+
+
+def check_infused(raw: MemDailyItem, out: Any, level: int, fmt: TimeFormat) -> None:
+    n = len(raw.messages)
+    assert len(out.messages) == level * n and len(out.labels.noise) == (level - 1) * n
+    assert [m.mid for m in out.messages] == list(range(level * n))
+    times = [fmt.parse(m.time) for m in out.messages]
+    assert None not in times
+    assert all(a < b for a, b in itertools.pairwise(times)), "timestamps strictly increase"
+    assert times[-1] < fmt.parse(raw.qa["time"]), "the question comes after the last message"
+    real = [m for m in out.messages if m.mid not in out.labels.noise]
+    assert [(m.text, m.time, m.place) for m in real] == [
+        (m["message"], m["time"], m["place"]) for m in raw.messages
+    ]
+    # evidence ids follow their messages
+    originals = [raw.messages[t]["message"] for t in sorted(raw.qa["target_step_id"])]
+    assert [out.messages[e].text for e in sorted(out.labels.evidence)] == originals
+    # noise looks like the real messages: same time format, a real message's place
+    places = {m["place"] for m in raw.messages}
+    for mid in out.labels.noise:
+        assert fmt.render(times[mid]) == out.messages[mid].time
+        assert out.messages[mid].place in places
+        assert 7 <= times[mid].hour < 23
+
+
+def test_native_trajectories_at_every_level(dataset_dir: Path, en_pool: NoisePool) -> None:
+    source = open_source(dataset_dir)
+    fmt = detect_format(source.sample_times())
+    assert fmt.name == "iso"
+    for index, raw in source.items():
+        for level in (1, 10, 100):
+            out = infuse(
+                raw,
+                level,
+                fmt,
+                en_pool,
+                list(range(len(en_pool.entities))),
+                np.random.default_rng(index * 1000 + level),
+            )
+            check_infused(raw, out, level, fmt)
+
+
+def test_memdaily_time_format_and_tight_gaps(en_pool: NoisePool) -> None:
+    # two messages 5 minutes apart: their gap holds at most 4 noise messages
+    times = ["2024年04月01日 周一 08:00", "2024年04月01日 周一 08:05", "2024年04月03日 周三 21:00"]
+    raw = item(times, "2024年04月04日 周四 09:00", [1, 2])
+    assert detect_format(times).name == "memdaily"
+    for seed in range(50):
+        out = infuse(raw, 100, MEMDAILY_FMT, en_pool, [], np.random.default_rng(seed))
+        check_infused(raw, out, 100, MEMDAILY_FMT)
+        first, second, _ = (m.mid for m in out.messages if m.mid not in out.labels.noise)
+        assert second - first - 1 <= 4, "08:01..08:04 are the only free minutes"
+    assert "周三" in MEMDAILY_FMT.render(dt.datetime(2024, 4, 3, 7, 53))
+    assert MEMDAILY_FMT.render(dt.datetime(2024, 4, 3, 7, 53)) == "2024年04月03日 周三 07:53"
+
+
+def test_non_increasing_input_gets_no_noise_in_between(en_pool: NoisePool) -> None:
+    raw = item(["2024-04-01T10:00", "2024-04-01T09:00"], "2024-04-02T10:00", [0])
+    fmt = detect_format(["2024-04-01T10:00"])
+    for seed in range(20):
+        out = infuse(raw, 10, fmt, en_pool, [], np.random.default_rng(seed))
+        real = [m.mid for m in out.messages if m.mid not in out.labels.noise]
+        assert real[1] == real[0] + 1
+
+
+def test_pool_leaves_out_named_and_same_group_entities(en_pool: NoisePool) -> None:
+    everything = set(range(len(en_pool.entities)))
+    mothers = {i for i, e in enumerate(en_pool.entities) if "mother" in e.names}
+    assert mothers
+    allowed = set(en_pool.allowed("simple", frozenset({"roles"}), ["My mother is 62."]))
+    assert not allowed & mothers and allowed | mothers == everything
+    # "grandmother" is another word: it does not name "mother"
+    assert mothers <= set(
+        en_pool.allowed("simple", frozenset({"roles"}), ["My grandmother is 80."])
+    )
+    group = set(en_pool.allowed("aggregative", frozenset({"roles"}), ["How many?"]))
+    assert all(en_pool.entities[i].scenario != "roles" for i in group)
+    assert any(en_pool.entities[i].scenario == "events" for i in group)
+    # a hybrid without provenance (MemDaily) may be about anything: no entity is safe
+    assert en_pool.question_scenarios("hybrid", []) == frozenset(
+        {"roles", "events", "items", "places"}
+    )
+    assert en_pool.question_scenarios("hybrid", ["relative[0].age", "item[0].name"]) == frozenset(
+        {"roles", "items"}
+    )
+
+
+def test_drawn_noise_is_consistent(en_pool: NoisePool) -> None:
+    rng = np.random.default_rng(0)
+    allowed = en_pool.allowed("simple", frozenset({"roles"}), ["Hello."])
+    specs = en_pool.draw(3000, allowed, rng)
+    facts = [s for s in specs if not isinstance(s, str)]
+    assert 0.1 < 1 - len(facts) / len(specs) < 0.2  # ~15% chit-chat
+    by_who: dict[str, set[int]] = {}
+    for entity, _ in facts:
+        by_who.setdefault(en_pool.entities[entity].who, set()).add(entity)
+    assert all(len(e) == 1 for e in by_who.values()), "one entity per referring phrase"
+    assert all(isinstance(s, str) for s in en_pool.draw(50, [], rng)), (
+        "nothing allowed: chit-chat only"
+    )
