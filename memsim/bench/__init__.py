@@ -6,12 +6,20 @@ MemDaily-format data, at each noise level, and writes results, a table, a plot a
 manifest. See the modules for what each part guarantees.
 """
 
-from memsim.bench import _bm25, _embedding  # noqa: F401  (register mechanisms)
-from memsim.bench._api import BENCH_KIND, DEFAULT_LEVELS, BenchOptions, parse_levels, run_bench
+from memsim.bench import _bm25, _embedding, _llm_reader  # noqa: F401  (register plugins)
+from memsim.bench._api import (
+    BENCH_KIND,
+    DEFAULT_LEVELS,
+    BenchOptions,
+    make_reader,
+    parse_levels,
+    run_bench,
+)
 from memsim.bench._data import MEMDAILY_NOISE_SCHEMA, Source, open_source
 from memsim.bench._embedding import MODEL as EMBEDDING_MODEL
 from memsim.bench._embedding import embedding_available
 from memsim.bench._infuse import infuse, sample_composition
+from memsim.bench._llm_reader import LLMReader, build_messages
 from memsim.bench._memory import DEFAULT_K, MEMORY, Memory
 from memsim.bench._metrics import bootstrap_ci, evidence_seen, ndcg_at_k, recall_at_k
 from memsim.bench._parse import parse_choice
@@ -49,6 +57,7 @@ __all__ = [
     "READER",
     "BenchItem",
     "BenchOptions",
+    "LLMReader",
     "Labels",
     "Memory",
     "Message",
@@ -59,11 +68,13 @@ __all__ = [
     "Source",
     "TimeFormat",
     "bootstrap_ci",
+    "build_messages",
     "detect_format",
     "embedding_available",
     "evidence_seen",
     "infuse",
     "installed_mechanisms",
+    "make_reader",
     "ndcg_at_k",
     "open_source",
     "parse_choice",

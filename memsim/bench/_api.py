@@ -8,7 +8,9 @@ schema and the noise actually infused).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,8 @@ class BenchOptions:
     format: Format = "auto"
     noise_schema: str | None = None
     timings: bool = True
+    reader_args: dict[str, Any] = field(default_factory=dict)
+    """Keyword arguments of the reader (the llm reader's backend, model, base_url...)."""
 
     def check(self) -> None:
         """Raise ValueError naming the bad option; nothing has been read yet."""
@@ -56,6 +60,8 @@ class BenchOptions:
         if len(set(self.mechanisms)) != len(self.mechanisms):
             raise ValueError(f"a mechanism is listed twice: {', '.join(self.mechanisms)}")
         READER.get(self.reader)
+        if self.reader == "llm" and not self.reader_args.get("model"):
+            raise ValueError("the llm reader needs a model (--model)")
         if not self.levels:
             raise ValueError("no noise level given")
         bad = [lv for lv in self.levels if not 1 <= lv <= MAX_LEVEL]
@@ -96,13 +102,27 @@ def parse_levels(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def run_bench(
-    path: str | Path, out: str | Path, options: BenchOptions, progress: Progress | None = None
-) -> list[dict[str, Any]]:
-    """Run the benchmark on ``path`` and write ``out``; return the result records."""
+def make_reader(options: BenchOptions) -> Reader:
+    """The options' reader, made with its arguments (close it when done)."""
     options.check()
+    return READER.get(options.reader)(**options.reader_args)
+
+
+def run_bench(
+    path: str | Path,
+    out: str | Path,
+    options: BenchOptions,
+    progress: Progress | None = None,
+    reader: Reader | None = None,
+) -> list[dict[str, Any]]:
+    """Run the benchmark on ``path`` and write ``out``; return the result records.
+    ``reader``: one made by :func:`make_reader` (to read its run statistics after);
+    by default one is made and closed here."""
+    options.check()
+    if reader is None:
+        with _closing(make_reader(options)) as made:
+            return run_bench(path, out, options, progress, made)
     mechanisms: list[Memory] = [MEMORY.get(name)(k=options.k) for name in options.mechanisms]
-    reader: Reader = READER.get(options.reader)()
     source = open_source(path, options.format, options.limit, options.seed)
     if not source.selected:
         raise ValueError(f"{path}: holds no trajectory")
@@ -140,6 +160,14 @@ def run_bench(
         plot(recs, stage / "results.png", f"{title}; reader {reader.label}")
         (stage / MANIFEST).write_bytes(dumps(manifest))
     return recs
+
+
+@contextmanager
+def _closing(reader: Reader) -> Iterator[Reader]:
+    try:
+        yield reader
+    finally:
+        reader.close()
 
 
 def _noise_schema(source: Source, options: BenchOptions) -> Path:

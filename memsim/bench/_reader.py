@@ -59,7 +59,16 @@ class Reader:
         raise NotImplementedError
 
     def describe(self) -> dict[str, object]:
+        """What the results depend on (goes into the manifest)."""
         return {"name": self.name, "kind": self.kind}
+
+    def run_stats(self) -> dict[str, object]:
+        """What this run did (calls, cache hits...): shown, never written, since a rerun
+        that finds everything cached differs here and nowhere else."""
+        return {}
+
+    def close(self) -> None:
+        """Release what the reader holds (an LLM client's connections)."""
 
 
 READER: Registry[type[Reader]] = registry("reader")

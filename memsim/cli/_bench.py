@@ -28,10 +28,34 @@ import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for 
 )
 @click.option(
     "--reader",
-    type=click.Choice(["lexical"]),
+    type=click.Choice(["lexical", "llm"]),
     default="lexical",
     show_default=True,
-    help="lexical: offline word-overlap reader (a non-LLM baseline).",
+    help="lexical: offline word-overlap reader (a non-LLM baseline). llm: a chat model "
+    "answers from the retrieved memory (needs --model; key from OPENAI_API_KEY or "
+    "ZHIPUAI_API_KEY).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["openai", "zhipuai"]),
+    default="openai",
+    show_default=True,
+    help="llm reader: an OpenAI-compatible API (vLLM, Ollama, hosted) or ZhipuAI (GLM).",
+)
+@click.option("--model", help="llm reader: the chat model (e.g. gpt-4o-mini, glm-4-flash).")
+@click.option("--base-url", help="llm reader: the API's base URL [default: the service's own].")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="llm reader: requests at once.",
+)
+@click.option(
+    "--cache",
+    "cache_dir",
+    type=click.Path(file_okay=False),
+    help="llm reader: reply cache [default: $MEMSIM_CACHE_DIR or ~/.cache/memsim/llm].",
 )
 @click.option(
     "--noise",
@@ -86,10 +110,21 @@ def bench_cmd(
     noise_schema: str | None,
     timings: bool,
     progress: bool | None,
+    backend: str,
+    model: str | None,
+    base_url: str | None,
+    concurrency: int,
+    cache_dir: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
     from memsim._registry import UnknownPluginError
-    from memsim.bench import BenchOptions, installed_mechanisms, parse_levels, run_bench
+    from memsim.bench import (
+        BenchOptions,
+        installed_mechanisms,
+        make_reader,
+        parse_levels,
+        run_bench,
+    )
     from memsim.cli._main import _progress, fail, user_errors
 
     with user_errors():
@@ -108,16 +143,24 @@ def bench_cmd(
             format=fmt,  # type: ignore[arg-type]  # click.Choice checked it
             noise_schema=noise_schema,
             timings=timings,
+            reader_args=_reader_args(reader, backend, model, base_url, concurrency, cache_dir),
         )
+        try:
+            made = make_reader(options)  # LLM configuration errors are ValueErrors: exit 2
+        except UnknownPluginError as exc:
+            fail(str(exc))
         try:
             recs = run_bench(
                 path,
                 out,
                 options,
                 progress=lambda it, total: _progress(it, total, "trajectories", progress),
+                reader=made,
             )
         except UnknownPluginError as exc:
             fail(str(exc))
+        finally:
+            made.close()
     for r in recs:
         if r["qa_type"] != "all":
             continue
@@ -126,4 +169,30 @@ def bench_cmd(
             f"{r['mechanism']:>13} {r['noise']:>4}x  accuracy {r['accuracy']:.3f}  "
             f"recall@{r['k']} {recall}"
         )
-    click.echo(f"wrote {out} (reader {reader}: a non-LLM baseline)")
+    stats = made.run_stats()
+    if stats:
+        click.echo("reader run: " + ", ".join(f"{k} {v}" for k, v in stats.items() if v))
+    click.echo(f"wrote {out} (reader {made.label})")
+
+
+def _reader_args(
+    reader: str,
+    backend: str,
+    model: str | None,
+    base_url: str | None,
+    concurrency: int,
+    cache_dir: str | None,
+) -> dict[str, object]:
+    """The llm reader's arguments; the LLM options make no sense with another reader."""
+    if reader != "llm":
+        given = [name for name, v in (("--model", model), ("--base-url", base_url)) if v]
+        if given:
+            raise ValueError(f"{', '.join(given)} only apply to --reader llm")
+        return {}
+    return {
+        "backend": backend,
+        "model": model,
+        "base_url": base_url,
+        "concurrency": concurrency,
+        "cache_dir": cache_dir,
+    }
