@@ -281,9 +281,11 @@ def sample_email(node: Node, batch: Batch) -> Column:
     styles = np.floor(batch.u(node, 0) * n_styles).astype(np.int64).tolist()
     tlds = _choose(dist.tlds, batch.u(node, 1))
     numbers = _digit_strings(batch, node, 4, 2)
+    # names and employers repeat across a batch: romanise each distinct one once
+    words_of = lru_cache(maxsize=None)(lambda text: ascii_words(text, dist.spellings))
     out = []
     for name, org, style, tld, number in zip(names, orgs, styles, tlds, numbers, strict=True):
-        words = ascii_words(name, dist.spellings)
+        words = words_of(name)
         if not words:
             local = f"user{number}"
         else:
@@ -296,7 +298,7 @@ def sample_email(node: Node, batch: Batch) -> Column:
                 nn=number[:2],
                 nnnn=number,
             )
-        org_words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
+        org_words = [w for w in words_of(org) if w not in _STOPWORDS]
         domain = dist.domain.format(
             words="".join(org_words[:2]), initials="".join(w[0] for w in org_words)
         )
