@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from string import Formatter
 
 from memsim.verbalize import LocaleData
-from memsim.verify._numbers import Numerals, fold, guarded, numerals
+from memsim.verify._numbers import Numerals, fold, guarded, numerals, per_locale
 
 
 @dataclass(frozen=True)
@@ -92,18 +92,9 @@ def compile_pattern(template: str, loc: LocaleData) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-_COMPILED: dict[int, tuple[LocaleData, Patterns]] = {}
-
-
+@per_locale
 def patterns(loc: LocaleData) -> Patterns:
     """The locale's patterns, compiled once per locale object."""
-    hit = _COMPILED.get(id(loc))
-    if hit is None or hit[0] is not loc:
-        hit = _COMPILED[id(loc)] = (loc, _compile(loc))
-    return hit[1]
-
-
-def _compile(loc: LocaleData) -> Patterns:
     cal, rec = loc.calendar, loc.recognise
 
     def each(templates: list[str]) -> tuple[re.Pattern[str], ...]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
+from typing import TypeVar
 
 from memsim.verbalize import LocaleData
 
@@ -95,18 +97,27 @@ def _token_regex(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(w) for w in words))
 
 
-_COMPILED: dict[int, tuple[LocaleData, Numerals]] = {}
+T = TypeVar("T")
 
 
+def per_locale(compile_for: Callable[[LocaleData], T]) -> Callable[[LocaleData], T]:
+    """Memoise ``compile_for`` per locale object (LocaleData holds dicts, so it cannot be
+    an lru_cache key; the object itself is kept, so its id is never reused)."""
+    done: dict[int, tuple[LocaleData, T]] = {}
+
+    @wraps(compile_for)
+    def compiled(loc: LocaleData) -> T:
+        hit = done.get(id(loc))
+        if hit is None or hit[0] is not loc:
+            hit = done[id(loc)] = (loc, compile_for(loc))
+        return hit[1]
+
+    return compiled
+
+
+@per_locale
 def numerals(loc: LocaleData) -> Numerals:
     """The locale's numerals, compiled once per locale object."""
-    hit = _COMPILED.get(id(loc))
-    if hit is None or hit[0] is not loc:
-        hit = _COMPILED[id(loc)] = (loc, _compile(loc))
-    return hit[1]
-
-
-def _compile(loc: LocaleData) -> Numerals:
     recognise = loc.recognise
     words = {fold(k): v for k, v in recognise.number_words.items()}
     multipliers = {fold(k): v for k, v in recognise.number_multipliers.items()}
@@ -128,4 +139,4 @@ def numbers_in(text: str, loc: LocaleData) -> list[int]:
     return [value for value, _ in numerals(loc).find(fold(text))]
 
 
-__all__ = ["Numerals", "fold", "guarded", "numbers_in", "numerals"]
+__all__ = ["Numerals", "fold", "guarded", "numbers_in", "numerals", "per_locale"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from stated import stated_at
 
-from memsim.profile import Entity, Fact
 from memsim.schema import load_schema
 from memsim.verbalize import load_locale
 from memsim.verify import (
@@ -32,11 +32,7 @@ WED = dt.datetime(2024, 4, 3, 10, 0)  # 周三
 def stated(
     attr: str, type_: str, value: object, kind: str = "relative", **facts: object
 ) -> StatedFact:
-    entity_id = "relative[0]" if kind == "relative" else kind
-    own = {attr: Fact(f"{entity_id}.{attr}", attr, type_, value)}
-    own |= {k: Fact(f"{entity_id}.{k}", k, "categorical", v) for k, v in facts.items()}
-    entity = Entity(entity_id, kind, 0, "roles", own)
-    return StatedFact(entity, own[attr], value, WED)
+    return stated_at(WED, attr, type_, value, kind, **facts)
 
 
 @pytest.mark.parametrize(
