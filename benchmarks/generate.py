@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -23,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -65,23 +65,6 @@ def one(schema_path: Path, scale: float, seed: int, workers: int, tmp: Path) -> 
     }
 
 
-def machine() -> str:
-    mem = next(
-        (
-            line.split()[1]
-            for line in Path("/proc/meminfo").read_text().splitlines()
-            if line.startswith("MemTotal")
-        ),
-        "?",
-    )
-    import numpy
-
-    return (
-        f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
-        f"Python {platform.python_version()}; numpy {numpy.__version__}"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -102,7 +85,7 @@ def main() -> None:
             shutil.rmtree(tmp, ignore_errors=True)
         return
 
-    print(f"machine: {machine()}")
+    print("machine:", machine("numpy", "memsim"))
     schema = args.schema.relative_to(ROOT) if args.schema.is_relative_to(ROOT) else args.schema
     print(f"schema: {schema}; workers: {args.workers}; one profile per trajectory\n")
     header = (

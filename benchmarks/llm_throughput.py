@@ -19,13 +19,13 @@ client runs in this process, through the official SDK, with a fresh on-disk cach
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -131,24 +131,6 @@ def dataset_run(
     }
 
 
-def machine() -> str:
-    mem = next(
-        (
-            ln.split()[1]
-            for ln in Path("/proc/meminfo").read_text().splitlines()
-            if ln.startswith("MemTotal")
-        ),
-        "0",
-    )
-    from importlib.metadata import version
-
-    return (
-        f"{platform.platform()}; {os.cpu_count()} cores; {int(mem) / 2**20:.1f} GiB; "
-        f"Python {platform.python_version()}; openai {version('openai')}; "
-        f"zhipuai {version('zhipuai')}; httpx {version('httpx')}"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -165,7 +147,7 @@ def main() -> None:
         serve(args.serve, args.spoil_every)
         return
 
-    print(f"machine: {machine()}")
+    print("machine:", machine("openai", "zhipuai", "httpx", "memsim"))
     print(f"fake server: latency {args.latency * 1000:.0f} ms per reply, in a child process\n")
     header = (
         f"{'backend':>8} {'concurrency':>11} {'requests':>9} {'req/s':>8} {'ideal':>8} "
