@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -162,51 +163,61 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if fake.latency:
                 time.sleep(fake.latency)
-            outcome, status, text = self._respond(body, messages, fault)
+            outcome, status, text, send = self._respond(body, messages, fault)
+            used = text is not None and outcome in ("ok", *CONTENT_FAULTS)
+            # logged before the reply goes out, so a client that has its reply finds the
+            # request in the log
+            fake.record(
+                LogEntry(
+                    path=self.path,
+                    authorization=auth,
+                    body=body,
+                    digest=key,
+                    arrival=arrival,
+                    outcome=outcome,
+                    status=status,
+                    text=text,
+                    prompt_tokens=sum(tokens(str(m.get("content", ""))) for m in messages)
+                    if used
+                    else 0,
+                    completion_tokens=tokens(text) if used and text else 0,
+                    started=started,
+                    finished=time.time(),
+                )
+            )
         finally:
             fake.leave()
-        used = text is not None and outcome in ("ok", *CONTENT_FAULTS)
-        fake.record(
-            LogEntry(
-                path=self.path,
-                authorization=auth,
-                body=body,
-                digest=key,
-                arrival=arrival,
-                outcome=outcome,
-                status=status,
-                text=text,
-                prompt_tokens=sum(tokens(str(m.get("content", ""))) for m in messages)
-                if used
-                else 0,
-                completion_tokens=tokens(text) if used and text else 0,
-                started=started,
-                finished=time.time(),
-            )
-        )
+        send()
 
     def _respond(
         self, body: dict[str, Any], messages: list[dict[str, Any]], fault: Fault | None
-    ) -> tuple[str, int, str | None]:
+    ) -> tuple[str, int, str | None, Callable[[], None]]:
+        """(outcome, status, text, a function that sends the reply)."""
         kind = fault.kind if fault else "ok"
         if fault is not None and kind == "http":
             headers = {} if fault.retry_after is None else {"Retry-After": f"{fault.retry_after:g}"}
-            self._send(fault.status, {"error": {"message": "scripted fault"}}, headers)
-            return kind, fault.status, None
+            payload = {"error": {"message": "scripted fault"}}
+            status = fault.status
+            return kind, status, None, lambda: self._send(status, payload, headers)
         if fault is not None and kind == "stall":
             time.sleep(fault.seconds)
         text = self.fake.model(messages)
         if fault is not None and kind in CONTENT_FAULTS:
             text = spoil(kind, text)
+        send: Callable[[], None]
         if kind == "malformed_json":
-            self._send_raw(200, b'{"id": "cut", "choices": [{"message": {"content": "Hel', "json")
+            cut = b'{"id": "cut", "choices": [{"message": {"content": "Hel'
+            send = partial(self._send_raw, 200, cut, "json")
         elif kind == "not_json":
-            self._send_raw(200, b"<html><body>502 Bad Gateway</body></html>", "html")
+            page = b"<html><body>502 Bad Gateway</body></html>"
+            send = partial(self._send_raw, 200, page, "html")
         elif kind == "no_choices":
-            self._send(200, completion(body, text) | {"choices": []})
+            send = partial(self._send, 200, completion(body, text) | {"choices": []})
         else:
-            self._send(200, completion(body, "" if kind == "empty_content" else text))
-        return kind, 200, text
+            send = partial(
+                self._send, 200, completion(body, "" if kind == "empty_content" else text)
+            )
+        return kind, 200, text, send
 
     def _send(
         self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None

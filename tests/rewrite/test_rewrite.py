@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import SCHEMA, generate, read_records
+from rewrite_run import SCHEMA, generate, read_records
 
 from memsim.cli import main
 from memsim.dataset import make_context

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PER_TYPE, ROOT, SCHEMA
+from rewrite_run import PER_TYPE, ROOT, SCHEMA
 
 from memsim.llm.testing import FakeChatServer, LogEntry
 
