@@ -98,7 +98,9 @@ def make_record(
     else:
         raise GenerationError(
             f"no {kind}/{scenario} question from profile {profile.id} "
-            f"after {MAX_ATTEMPTS} draws; does the schema support it?"
+            f"after {MAX_ATTEMPTS} draws: the schema's {scenario} entities need an attribute "
+            "that takes at least 4 values (one answer and 3 distractors) and, for this kind, "
+            "enough entities of that kind (comparative and aggregative questions need 2 or more)"
         )
     messages, asked_at = build_trajectory(ctx, profile, draft, rng)
     choices, letter = assign_letters(draft.options, rng)
