@@ -13,7 +13,14 @@ import yaml
 
 from memsim.schema._checks import Path, Problem, check_schema
 from memsim.schema._models import Schema
-from memsim.schema._refs import all_node_keys, node_id, node_parents
+from memsim.schema._refs import (
+    NodeKey,
+    ReferenceError_,
+    all_node_keys,
+    node_id,
+    node_parents,
+    resolve_ref,
+)
 
 try:  # the C loader is ~10x faster; both give the same nodes and marks
     from yaml import CSafeLoader as _Loader
@@ -126,7 +133,14 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
             msg = f"unknown key '{err['loc'][-1]}'" if unknown else f"{what}: {err['msg']}"
             found.append((source.locate(err["loc"], at_key=unknown), msg))
         raise fail() from None
-    problems = check_schema(schema) or _check_cycles(schema)
+    # the cycle search skips references the checks report as broken, so a cycle is
+    # reported together with every other problem, not only once they are fixed
+    problems = check_schema(schema)
+    try:
+        problems += _check_cycles(schema)
+    except (KeyError, ValueError):
+        if not problems:  # a schema the checks pass must never fail here
+            raise
     found += [(source.locate(p.path), p.message) for p in problems]
     if found:
         raise fail()
@@ -140,7 +154,7 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         nid = node_id(schema, key)
         paths[nid] = schema.attribute_sources(key.kind)[key.attr][1]
         graph.add_node(nid)
-        for parent in node_parents(schema, key):
+        for parent in _resolvable_parents(schema, key):
             graph.add_edge(node_id(schema, parent), nid)
     try:
         cycle = nx.find_cycle(graph)
@@ -148,3 +162,21 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         return []
     chain = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
     return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
+
+
+def _resolvable_parents(schema: Schema, key: NodeKey) -> list[NodeKey]:
+    """The node's parents, or those of its references that resolve when some do not
+    (the unresolved ones are reported by :func:`check_schema`)."""
+    try:
+        return node_parents(schema, key)
+    except ReferenceError_:
+        attr = schema.attributes_of(key.kind)[key.attr]
+        found = []
+        for ref in attr.dist.references():
+            try:
+                found.append(resolve_ref(schema, ref, key.kind, key.index))
+            except ReferenceError_:
+                continue
+        if attr.distinct:
+            found += [NodeKey(key.kind, i, key.attr) for i in range(key.index)]
+        return found

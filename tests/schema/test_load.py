@@ -22,6 +22,14 @@ def line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
+def at(found: list[str], text: str, needle: str, fragment: str) -> None:
+    """Some problem says ``fragment`` and points at the line of ``text`` holding ``needle``."""
+    line = line_of(text, needle)
+    hits = [m for m in found if fragment in m]
+    assert hits, (fragment, found)
+    assert any(re.match(rf"s\.yaml:{line}:\d+: ", m) for m in hits), (line, hits)
+
+
 def edit(old: str, new: str) -> str:
     assert old in TINY, old
     return TINY.replace(old, new, 1)
@@ -47,7 +55,8 @@ def test_unknown_key_points_at_the_key() -> None:
 
 def test_duplicate_key_is_an_error() -> None:
     text = edit("    count: 1\n", "    count: 1\n    count: 1\n")
-    assert any("duplicate key 'count'" in m for m in problems(text))
+    line = line_of(text, "count: 1") + 1  # the second of the two
+    assert any(re.match(rf"s\.yaml:{line}:\d+: .*duplicate key 'count'", m) for m in problems(text))
 
 
 def test_all_problems_reported_at_once() -> None:
@@ -71,13 +80,12 @@ def test_row_that_does_not_sum_to_one_is_named() -> None:
 
 def test_table_row_with_unknown_parent_value() -> None:
     text = edit("bachelor: [0.5, 0.3, 0.2]", "masters: [0.5, 0.3, 0.2]")
-    found = problems(text)
-    assert any("row 'masters' names unknown parent value(s) ['masters']" in m for m in found)
+    at(problems(text), text, "masters:", "row 'masters' names unknown parent value(s) ['masters']")
 
 
 def test_table_shape_mismatch() -> None:
     text = edit("bachelor: [0.5, 0.3, 0.2]", "bachelor: [0.5, 0.5]")
-    assert any("has 2 probabilities for 3 values" in m for m in problems(text))
+    at(problems(text), text, "bachelor: [0.5, 0.5]", "has 2 probabilities for 3 values")
 
 
 def test_cycle_is_printed() -> None:
@@ -91,9 +99,28 @@ def test_cycle_is_printed() -> None:
     assert re.match(r"s\.yaml:\d+:\d+: ", msg)
 
 
+def test_cycle_is_reported_with_the_other_problems() -> None:
+    text = edit(
+        "dist: {kind: uniform_int, low: 22, high: 60}",
+        "dist: {kind: gaussian, offset_from: 'relative[0].age', mean: -20, std: 2}",
+    )
+    text = text.replace("bachelor: [0.5, 0.3, 0.2]", "bachelor: [0.5, 0.3, 0.3]")
+    text = text.replace("sources: {user.work_city: 0.6}", "sources: {boss.work_city: 0.6}")
+    found = problems(text)
+    at(found, text, "bachelor: [0.5, 0.3, 0.3]", "row 'bachelor': probabilities sum to 1.1")
+    at(found, text, "boss.work_city", "unknown entity kind 'boss'")
+    (cycle,) = [m for m in found if "dependency cycle: " in m]
+    # it points at the distribution of one node of the cycle
+    lines = {
+        line_of(text, "offset_from: 'relative[0].age'"),
+        line_of(text, "offset_from: user.age"),
+    }
+    assert int(cycle.split(":")[1]) in lines | {n - 1 for n in lines}, cycle
+
+
 def test_unknown_parent_and_unknown_kind() -> None:
     text = edit("sources: {user.work_city: 0.6}", "sources: {boss.work_city: 0.6}")
-    assert any("unknown entity kind 'boss'" in m for m in problems(text))
+    at(problems(text), text, "boss.work_city", "unknown entity kind 'boss'")
 
 
 def test_ambiguous_reference_to_a_multi_slot_kind() -> None:
@@ -101,7 +128,7 @@ def test_ambiguous_reference_to_a_multi_slot_kind() -> None:
         "dist: {kind: uniform_int, low: 22, high: 60}",
         "dist: {kind: uniform_int, low: 22, high: 60, offset_from: relative.age}",
     )
-    assert any("name one as relative[i].age" in m for m in problems(text))
+    at(problems(text), text, "offset_from: relative.age", "name one as relative[i].age")
 
 
 def test_impossible_distinct_constraint() -> None:
@@ -114,6 +141,7 @@ def test_impossible_distinct_constraint() -> None:
     )
     found = problems(text)
     assert any("cannot draw 3 distinct values: prior gives 2 possible value(s)" in m for m in found)
+    assert all(re.match(r"s\.yaml:\d+:\d+: ", m) for m in found)
 
 
 def test_missing_gaussian_case() -> None:
