@@ -112,6 +112,25 @@ def test_profiles_writes_manifest_and_files(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*partial"))
 
 
+def test_profiles_are_byte_identical_and_profile_k_does_not_depend_on_n(tmp_path: Path) -> None:
+    # the default schema: every sampler kind, Faker names, dates and value histories
+    schema = str(ROOT / "schemas" / "daily_life.en.yaml")
+
+    def run(n: int, seed: int, name: str) -> dict[str, bytes]:
+        out = tmp_path / name
+        result = memsim(
+            "profiles", "--schema", schema, "--n", str(n), "--seed", str(seed), "--out", str(out)
+        )
+        assert result.returncode == 0, result.stderr
+        return {p.name: p.read_bytes() for p in sorted(out.glob("p*.json"))}
+
+    small, again, large = run(7, 11, "a"), run(7, 11, "b"), run(40, 11, "c")
+    assert small == again
+    assert len(large) == 40 and all(large[name] == data for name, data in small.items())
+    other = run(7, 12, "d")
+    assert sum(other[name] != data for name, data in small.items()) == 7
+
+
 def test_profiles_with_bad_schema_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(
