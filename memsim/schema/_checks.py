@@ -410,7 +410,16 @@ class _AttributeChecker:
         if self.attr.changes is None:
             return
         timeline = self.schema.timeline
-        if timeline.end <= timeline.start:
+        scenario = self.schema.entities[self.kind].scenario
+        if scenario != "user":
+            # questions are asked about one value of an entity of the other scenarios;
+            # knowledge-update questions, which would read the history, are not written yet
+            self.add(
+                (*self.path, "changes"),
+                f"only attributes of the user (scenario: user) may change over time, "
+                f"not of a {scenario} entity, whose questions assume one value",
+            )
+        elif timeline.end <= timeline.start:
             self.add((*self.path, "changes"), "a change needs a timeline of at least two days")
         elif self.attr.type != "categorical" or self.attr.distinct:
             self.add((*self.path, "changes"), "only non-distinct categorical attributes may change")

@@ -30,7 +30,8 @@ class Change(_Frozen):
 
     With probability ``p`` the value changes once, at a uniform time inside the
     timeline, to a different value drawn from the attribute's own distribution. The
-    change is caused by an event named ``cause`` that the profile records.
+    change is caused by an event named ``cause`` that the profile records. Only the
+    user's attributes may change: questions about the other entities assume one value.
     """
 
     p: float = Field(ge=0, le=1)

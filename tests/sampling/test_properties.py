@@ -349,6 +349,7 @@ def schema_texts(
         declared.counts[kind] = count
         declared.attrs[kind] = {}
         attributes: dict[str, Any] = {}
+        scenario = draw(st.sampled_from(SCENARIOS))
         n_attrs = max(draw(st.integers(1, 5)), len(lead) if k == 0 else 0)
         for a in range(n_attrs):
             name = f"a{a}"
@@ -373,13 +374,18 @@ def schema_texts(
                 attr = _dated(draw, choice)
             else:
                 attr = _text(draw, declared, kind)
-            if attr["type"] == "categorical" and not attr.get("distinct") and draw(st.booleans()):
+            if (
+                scenario == "user"  # only the user's attributes may change
+                and attr["type"] == "categorical"
+                and not attr.get("distinct")
+                and draw(st.booleans())
+            ):
                 attr["changes"] = {"p": round(draw(st.floats(0, 1)), 3), "cause": "moved"}
             attributes[name] = attr
             declared.attrs[kind][name] = (attr["type"], values)
         entities[kind] = {
             "count": count,
-            "scenario": draw(st.sampled_from(SCENARIOS)),
+            "scenario": scenario,
             "attributes": attributes,
         }
     doc = {

@@ -118,6 +118,16 @@ def test_cycle_is_reported_with_the_other_problems() -> None:
     assert int(cycle.split(":")[1]) in lines | {n - 1 for n in lines}, cycle
 
 
+def test_only_the_users_attributes_may_change() -> None:
+    # the person set is shared by the user and the relatives: only the relatives' is wrong
+    text = edit(
+        "      ordered: true\n", "      ordered: true\n      changes: {p: 0.1, cause: exam}\n"
+    )
+    found = problems(text)
+    at(found, text, "changes: {p: 0.1", "relative.education: only attributes of the user")
+    assert not any(m.split(": ", 2)[1].startswith("user.") for m in found), found
+
+
 def test_unknown_parent_and_unknown_kind() -> None:
     text = edit("sources: {user.work_city: 0.6}", "sources: {boss.work_city: 0.6}")
     at(problems(text), text, "boss.work_city", "unknown entity kind 'boss'")
