@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import tempfile
 import time
@@ -74,10 +75,11 @@ def run(
     start = time.perf_counter()
     recs = run_bench(path, out, options)
     wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     n = next(r["n"] for r in recs if r["qa_type"] == "all")
     print(
         f"[{label}] {n} trajectories x {len(levels)} levels x {len(mechanisms)} mechanisms: "
-        f"{wall:.1f} s wall",
+        f"{wall:.1f} s wall, peak RSS of this process so far {peak:.0f} MiB",
         flush=True,
     )
     levels_info = json.loads((out / "manifest.json").read_text())["noise_levels"]
@@ -87,7 +89,7 @@ def run(
             f"mean relative evidence position {info['evidence_position_mean']}",
             flush=True,
         )
-    return {"label": label, "records": recs, "wall": wall, "n": n}
+    return {"label": label, "records": recs, "wall": wall, "n": n, "peak": peak}
 
 
 def recall_table(result: dict[str, Any], mechanisms: tuple[str, ...]) -> None:
@@ -106,10 +108,10 @@ def recall_table(result: dict[str, Any], mechanisms: tuple[str, ...]) -> None:
 
 
 def wall_table(results: list[dict[str, Any]]) -> None:
-    print("\n| run | trajectories | wall s |")
-    print("|:--|--:|--:|")
+    print("\n| run | trajectories | wall s | peak RSS so far |")
+    print("|:--|--:|--:|--:|")
     for r in results:
-        print(f"| {r['label']} | {r['n']} | {r['wall']:.1f} |")
+        print(f"| {r['label']} | {r['n']} | {r['wall']:.1f} | {r['peak']:.0f} MiB |")
 
 
 def main() -> None:

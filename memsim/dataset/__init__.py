@@ -82,9 +82,8 @@ def generate_dataset(
             out,
             load_locale(schema.locale),
             manifest=manifest,
-            card_title=(
-                f"Data card: {out.name} ({schema.name} {schema.version}, seed {options.seed})"
-            ),
+            # no path in the title: the same options give the same bytes in any folder
+            card_title=f"Data card: {schema.name} {schema.version}, seed {options.seed}",
             card_notes=[
                 f"Locale: {schema.locale} (the language of messages, questions and options)."
             ],

@@ -20,7 +20,7 @@ from memsim.bench import (
     run_bench,
     tokenize,
 )
-from memsim.bench._embedding import embedding_available
+from memsim.bench._embedding import THREADS_ENV, embed_threads, embedding_available
 
 LEVELS = (1, 10)
 K = 3
@@ -158,3 +158,16 @@ def test_embedding_is_deterministic() -> None:
     b = MEMORY.get("embedding")(k=2)
     text = "My cousin can be emailed at stephanie_chambers65@healthfirstdrugstore.com."
     assert np.array_equal(a.vector(text), b.vector(text))
+
+
+def test_embedding_threads_default_to_one_and_bad_values_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    assert embed_threads() == 1
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert embed_threads() == 3
+    for bad in ("0", "two", "-1"):
+        monkeypatch.setenv(THREADS_ENV, bad)
+        with pytest.raises(ValueError, match=f"{THREADS_ENV}='{bad}'"):
+            embed_threads()

@@ -1024,9 +1024,16 @@ def test_same_seed_same_bytes_other_seed_differs(
     dataset_dir: Path, rerun_dirs: tuple[Path, Path]
 ) -> None:
     same, other = rerun_dirs
-    for name in ("dataset.jsonl", "memdaily.json"):
+    # every file, the manifest and data card included, although the two runs wrote
+    # to different folders
+    names = sorted(p.name for p in dataset_dir.iterdir())
+    assert names == sorted(p.name for p in same.iterdir())
+    assert {"dataset.jsonl", "memdaily.json", "data_card.md", "manifest.json"} <= set(names)
+    for name in names:
         first = (dataset_dir / name).read_bytes()
         assert first == (same / name).read_bytes(), f"{name} differs between two runs of one seed"
+    for name in ("dataset.jsonl", "memdaily.json"):
+        first = (dataset_dir / name).read_bytes()
         assert first != (other / name).read_bytes(), f"{name} is the same for another seed"
 
 
