@@ -32,7 +32,10 @@ class AuditOptions:
     """A shortcut more than this far above chance is a problem..."""
     shortcut_z: float = 3.0
     """...and an error on our own data when it is also this many standard errors above
-    chance (smaller samples only warn: 10 points on 60 items can be luck)."""
+    chance (smaller samples only warn: 10 points on 60 items can be luck)..."""
+    shortcut_min_n: int = 30
+    """...and is measured on at least this many items (or pairs): a standard error from
+    2 items is no evidence, whatever z it gives."""
     prior_sample: int = 1000
     """Profiles sampled for the empirical option prior of non-discrete answers."""
     classifier_items: int = 3000

@@ -13,7 +13,8 @@ chance. They run on any data.
 Ties are credited fractionally (1/#tied when the answer is among them), i.e. the
 expected score of breaking ties at random. On our own data a baseline more than
 ``shortcut_margin`` above chance is an error when it is also ``shortcut_z`` standard
-errors above it (a warning otherwise); on external data it is a warning.
+errors above it on at least ``shortcut_min_n`` items (a warning otherwise); on external
+data it is a warning.
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ from memsim.audit._types import AuditItem, CheckStats, Finding, Severity, findin
 GROUP = "shortcut"
 
 
-def severity_for(ctx: AuditContext, excess: float, z: float) -> Severity | None:
-    """The severity of a baseline ``excess`` above chance (None: nothing to report)."""
+def severity_for(ctx: AuditContext, excess: float, z: float, n: float) -> Severity | None:
+    """The severity of a baseline ``excess`` above chance, measured on ``n`` items
+    (None: nothing to report)."""
     if excess <= ctx.options.shortcut_margin:
         return None
-    if ctx.own and z >= ctx.options.shortcut_z:
+    if ctx.own and z >= ctx.options.shortcut_z and n >= ctx.options.shortcut_min_n:
         return "error"
     return "warning"
 
@@ -110,7 +112,7 @@ def report_excess(
     for kind, s in scores.items():
         if kind == "all":
             continue
-        level = severity_for(ctx, s[metric] - s[base], s.get("z", 0.0))
+        level = severity_for(ctx, s[metric] - s[base], s.get("z", 0.0), s["n"])
         if level:
             out.append(
                 finding(

@@ -18,10 +18,15 @@ from typing import Any
 Model = Callable[[list[dict[str, Any]]], str]
 
 HTTP_FAULTS = ("http", "stall", "malformed_json", "not_json", "no_choices", "empty_content")
-CONTENT_FAULTS = ("drop", "change", "invent", "leak")
+CONTENT_FAULTS = ("drop", "change", "invent", "invent_name", "leak")
 INVENTED = {
     "en": " By the way, my neighbor Zelda turned {n} yesterday.",
     "zh": "顺便说一下，邻居小泽昨天{n}岁了。",
+}
+INVENTED_NAME = {
+    # no number and, in English, no capital: only a list of known names can catch it
+    "en": " afterwards we drove over to shanghai.",
+    "zh": "后来我们去了乌鲁木齐。",
 }
 LEAKED = {"en": "Sure! Here is the rewritten message: ", "zh": "好的，以下是改写后的消息："}
 FRAMES = {
@@ -38,7 +43,8 @@ class Fault:
     (answer only after ``seconds``); ``malformed_json``, ``not_json``,
     ``no_choices``, ``empty_content`` (a 200 that is not a usable completion); and
     the content faults ``drop`` (the facts are gone), ``change`` (digits shifted, or
-    the last word reversed and capitalised), ``invent`` (a sentence with a new name and number)
+    the last word reversed and capitalised), ``invent`` (a sentence with a new name and
+    number), ``invent_name`` (a sentence with a new place name only, lowercase in English)
     and ``leak`` (meta-text before the rewrite)."""
 
     kind: str
@@ -114,6 +120,8 @@ def spoil(kind: str, reply: str) -> str:
         return DROPPED[lang]
     if kind == "leak":
         return LEAKED[lang] + reply
+    if kind == "invent_name":
+        return reply + INVENTED_NAME[lang]
     if kind == "invent":
         n = next(n for n in range(47, 100) if str(n) not in reply)
         return reply + INVENTED[lang].format(n=n)

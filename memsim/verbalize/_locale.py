@@ -132,6 +132,11 @@ class Recognise(_Strict):
     """Capitalised words that are never names ("I", "I'm")."""
     meta_markers: list[str] = Field(default_factory=list)
     """Phrases that betray prompt leakage or meta-text in a rewrite ("rewritten")."""
+    known_names: list[str] = Field(default_factory=list)
+    """Names of places, companies and the like, beyond the schema's values, that a
+    rewrite must not bring in unless its source has them. Where names are not
+    capitalised (Chinese) this list and the schema's values are how a new name is
+    caught; leave out names that are also common words ("美的", "apple")."""
 
 
 class LocaleData(_Strict):

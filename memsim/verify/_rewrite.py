@@ -7,7 +7,8 @@ A rewrite is rejected, with every reason found, when it:
 - holds a number the source does not (digits, or words other than "one"; a 24-hour
   clock may stand for a 12-hour one and a phone number may be split into groups);
 - brings in a known value the source does not have (a city, an occupation, a name:
-  any value of the schema's domains or of the value pool);
+  any value of the schema's domains or of the value pool, or one of the locale's
+  ``recognise.known_names``: provinces, cities, countries, companies);
 - brings in a capitalised word the source does not have, where the locale writes names
   capitalised (a possible new name), sentence starts and function words aside;
 - holds meta-text or prompt leakage ("here is the rewritten message", braces).
@@ -47,9 +48,10 @@ class Vocabulary:
 def vocabulary_for(
     schema: Schema, loc: LocaleData, extra_values: Iterable[object] = ()
 ) -> Vocabulary:
-    """The schema's categorical values plus ``extra_values`` (e.g. names and other text
-    values of a :class:`memsim.qa.ValuePool`), and the entity kinds' names."""
-    values: set[str] = set()
+    """The schema's categorical values, the locale's ``known_names``, and
+    ``extra_values`` (e.g. names and other text values of a
+    :class:`memsim.qa.ValuePool`); and the entity kinds' names."""
+    values: set[str] = set(loc.recognise.known_names)
     for kind in schema.entities:
         for attr in schema.attributes_of(kind).values():
             if attr.type == "categorical":

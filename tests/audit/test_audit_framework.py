@@ -125,3 +125,18 @@ def test_chinese_relative_days() -> None:
         dt.date(2024, 4, 6),
         dt.date(2024, 4, 7),
     }
+
+
+def test_a_shortcut_is_an_error_only_on_our_data_far_above_chance_on_enough_items() -> None:
+    from types import SimpleNamespace
+
+    from memsim.audit._context import AuditOptions
+    from memsim.audit._shortcuts import severity_for
+
+    ours = SimpleNamespace(own=True, options=AuditOptions())
+    theirs = SimpleNamespace(own=False, options=AuditOptions())
+    assert severity_for(ours, 0.05, 9.0, 500) is None  # within 10 points of chance
+    assert severity_for(ours, 0.2, 9.0, 500) == "error"
+    assert severity_for(ours, 0.2, 2.0, 500) == "warning"  # could be luck
+    assert severity_for(ours, 0.39, 3.7, 2) == "warning"  # 2 items are no evidence
+    assert severity_for(theirs, 0.2, 9.0, 500) == "warning"  # external data: reported

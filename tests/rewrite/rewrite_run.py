@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
+from memsim.cli import main
 from memsim.dataset import GenerateOptions, generate_dataset
 from memsim.rewrite import RewriteOptions
 from memsim.schema import load_schema
@@ -36,3 +39,15 @@ def generate(
 def read_records(folder: Path) -> list[dict[str, Any]]:
     lines = (folder / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines]
+
+
+def audit_findings(dataset: Path, profiles: Path, report: Path, schema: Path = SCHEMA) -> list[str]:
+    """`memsim audit` on a dataset with its profiles and schema, as a user runs it:
+    the messages of its error findings (it exits 1 on an error, 0 when clean)."""
+    args = ["audit", str(dataset), "--profiles", str(profiles), "--schema", str(schema)]
+    result = CliRunner().invoke(main, [*args, "--report", str(report)])
+    assert result.exit_code in (0, 1), result.output
+    found = json.loads((report / "report.json").read_text(encoding="utf-8"))["findings"]
+    errors = [f"{f['check']}: {f['message']}" for f in found if f["severity"] == "error"]
+    assert (result.exit_code == 1) == bool(errors), result.output
+    return errors

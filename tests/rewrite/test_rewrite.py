@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from rewrite_run import SCHEMA, generate, read_records
+from rewrite_run import SCHEMA, audit_findings, generate, read_records
 
 from memsim.cli import main
 from memsim.dataset import make_context
@@ -183,10 +183,11 @@ FAULT_KINDS = [
     Fault("drop"),
     Fault("change"),
     Fault("invent"),
+    Fault("invent_name"),
     Fault("leak"),
     Fault("http", status=400),
 ]
-# one request in 31 gets each fault (11 of 31 get one); transport faults hit the first
+# one request in 31 gets each fault (12 of 31 get one); transport faults hit the first
 # arrival only (the retry succeeds); spoiled replies and 400s come every time
 FAULTS = [
     Rule(f, every=31, offset=i, times=1 if i < 6 else None) for i, f in enumerate(FAULT_KINDS)
@@ -227,8 +228,10 @@ def test_faults_never_reach_the_data(
     spoiled: list[LogEntry] = [e for e in log if e.outcome in CONTENT_FAULTS]
     assert spoiled and not any(e.text in texts for e in spoiled)
     blob = json.dumps(records)
-    for invented in ("Zelda", "Here is the rewritten", "Guess what happened"):
+    for invented in ("Zelda", "shanghai", "Here is the rewritten", "Guess what happened"):
         assert invented not in blob
+    # and the audit, re-deriving every answer and re-reading every message, is clean
+    assert audit_findings(tmp_path / "dataset", profiles_dir, tmp_path / "audit") == []
 
     # accounting matches the server's log
     data, run = counts["llm"]["dataset"], counts["llm"]["run"]
@@ -279,7 +282,9 @@ def test_chinese_data_gets_chinese_prompts(tmp_path: Path) -> None:
     profiles = tmp_path / "profiles"
     args = ["profiles", "--schema", str(schema), "--n", "12", "--out", str(profiles)]
     assert CliRunner().invoke(main, [*args, "--no-progress"]).exit_code == 0
-    with FakeChatServer() as server:
+    # every fourth request's first reply adds a place name: no number, no capital
+    invent = Rule(Fault("invent_name"), every=4)
+    with FakeChatServer(rules=[invent]) as server:
         generate(
             profiles,
             tmp_path / "dataset",
@@ -289,6 +294,9 @@ def test_chinese_data_gets_chinese_prompts(tmp_path: Path) -> None:
         )
         log = server.entries()
     records = read_records(tmp_path / "dataset")
+    assert any(e.outcome == "invent_name" for e in log)
+    assert "乌鲁木齐" not in json.dumps(records, ensure_ascii=False)
+    assert audit_findings(tmp_path / "dataset", profiles, tmp_path / "audit", schema) == []
     assert log and all(CJK.search(e.body["messages"][0]["content"]) for e in log)
     assert all("年龄" in e.body["messages"][0]["content"] for e in log)  # the persona, in Chinese
     paths = [m["verbalizer"] for r in records for m in r["message_list"] if m["facts"]]

@@ -146,6 +146,8 @@ def test_a_faithful_rewrite_passes(vocab: Vocabulary) -> None:
         ("My mother is 62 and lives in Denver.", "new value 'denver'"),
         ("My mother, Laura Tran, is 62.", "new value 'laura tran'"),
         ("My mother is 62 and her friend Gwendolyn visits.", "new name 'Gwendolyn'"),
+        # a name outside the schema written in lowercase: the locale's known_names
+        ("my mother is 62 and she lives in shanghai.", "new value 'shanghai'"),
         ("Here is the rewritten message: my mother is 62.", "meta text"),
         ("My mother is {value}.", "meta text"),
         ("My mother is 62. " + "Blah blah. " * 30, "runs on"),

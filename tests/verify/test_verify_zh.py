@@ -151,6 +151,9 @@ def test_a_faithful_chinese_rewrite_passes(vocab: Vocabulary) -> None:
         ("我母亲今年62岁，住在5公里外。", "new number 5"),
         ("我母亲今年62岁，住在上海。", "new value '上海'"),
         ("我母亲赵雅琳今年62岁。", "new value '赵雅琳'"),
+        # names outside the schema, from the locale's known_names: no capitals betray them
+        ("我母亲今年62岁，后来我们去了乌鲁木齐。", "new value '乌鲁木齐'"),
+        ("我母亲今年62岁，她在腾讯上班。", "new value '腾讯'"),
         ("以下是改写后的消息：我母亲今年62岁。", "meta text"),
     ],
 )
