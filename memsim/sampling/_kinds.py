@@ -8,6 +8,7 @@ its own.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -90,24 +91,32 @@ def sample_discrete(node: Node, batch: Batch) -> Column:
 def _case_params(
     node: Node,
     batch: Batch,
-    given: str | None,
+    given: list[str],
     cases: dict[str, Any] | None,
     names: tuple[str, str],
     flat: tuple[Any, Any],
 ) -> tuple[Column, Column]:
-    if given is None or not cases:
+    """Each profile's two parameters, looked up by its combination of the ``given``
+    parents' values (a mixed-radix code over their domains)."""
+    if not given or not cases:
         return np.full(batch.n, flat[0], dtype=np.float64), np.full(
             batch.n, flat[1], dtype=np.float64
         )
-    parent, codes = batch.parent(node, given)
+    by_combo = {tuple(part.strip() for part in key.split("|")): case for key, case in cases.items()}
+    parents = [batch.parent(node, ref) for ref in given]
+    code = np.zeros(batch.n, dtype=np.int64)
+    for parent, codes in parents:
+        code = code * len(parent.values) + codes
     table = np.array(
         [
-            [getattr(cases[v], names[0]), getattr(cases[v], names[1])] if v in cases else list(flat)
-            for v in parent.values
+            [getattr(case, names[0]), getattr(case, names[1])] if case is not None else list(flat)
+            for case in (
+                by_combo.get(combo) for combo in itertools.product(*(p.values for p, _ in parents))
+            )
         ],
         dtype=np.float64,
     )
-    return table[codes, 0], table[codes, 1]
+    return table[code, 0], table[code, 1]
 
 
 def _offset(node: Node, batch: Batch, offset_from: str | None) -> Column:
@@ -126,7 +135,7 @@ def sample_gaussian(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Gaussian)
     mean, std = _case_params(
-        node, batch, dist.given, dist.cases, ("mean", "std"), (dist.mean, dist.std)
+        node, batch, dist.given_refs(), dist.cases, ("mean", "std"), (dist.mean, dist.std)
     )
     x = _offset(node, batch, dist.offset_from) + mean + std * ndtri(batch.u(node))
     return _clip(node, np.rint(x))
@@ -137,7 +146,7 @@ def sample_uniform_int(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, UniformInt)
     low, high = _case_params(
-        node, batch, dist.given, dist.cases, ("low", "high"), (dist.low, dist.high)
+        node, batch, dist.given_refs(), dist.cases, ("low", "high"), (dist.low, dist.high)
     )
     x = low + np.floor(batch.u(node) * (high - low + 1))
     return _clip(node, _offset(node, batch, dist.offset_from) + x)

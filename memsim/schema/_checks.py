@@ -260,23 +260,31 @@ class _AttributeChecker:
         refs: dict[str, NodeKey],
         params: Mapping[str, object] | None,
         flat_ok: bool,
-        given: str | None,
+        given: list[str],
         offset_from: str | None,
     ) -> None:
-        if given is None and not flat_ok:
+        if not given and not flat_ok:
             self.add(self.dist_path, "needs its parameters, or given + cases")
-        if given is not None:
-            values = self._categorical_values(given, refs[given], (*self.dist_path, "given"))
-            if values is not None:
-                cases = params or {}
-                missing = [v for v in values if v not in cases]
-                unknown = [k for k in cases if k not in values]
-                if missing and not flat_ok:
-                    self.add(
-                        (*self.dist_path, "cases"), f"no case for value(s) {missing} of '{given}'"
-                    )
-                if unknown:
-                    self.add((*self.dist_path, "cases"), f"cases for unknown value(s) {unknown}")
+        domains = [
+            self._categorical_values(ref, refs[ref], (*self.dist_path, "given")) for ref in given
+        ]
+        if given and all(v is not None for v in domains):
+            cases = {tuple(part.strip() for part in key.split("|")): key for key in (params or {})}
+            combos = [tuple(c) for c in itertools.product(*domains)]  # type: ignore[arg-type]
+            missing = ["|".join(c) for c in combos if c not in cases]
+            unknown = [key for combo, key in cases.items() if combo not in set(combos)]
+            named = f"'{given[0]}'" if len(given) == 1 else f"{given} (joined by |)"
+            if missing and not flat_ok:
+                shown = missing if len(missing) <= 5 else [*missing[:5], "..."]
+                self.add(
+                    (*self.dist_path, "cases"),
+                    f"no case for value(s) {shown} of {named}",
+                )
+            if unknown:
+                self.add(
+                    (*self.dist_path, "cases"),
+                    f"cases for unknown value(s) {unknown} of {named}",
+                )
         if offset_from is not None and self._ref_attr(refs[offset_from]).type != "integer":
             self.add(
                 (*self.dist_path, "offset_from"), f"'{offset_from}' must be an integer attribute"
@@ -286,7 +294,7 @@ class _AttributeChecker:
         dist = self.attr.dist
         assert isinstance(dist, d.Gaussian)
         flat = dist.mean is not None and dist.std is not None
-        self._check_numeric(refs, dist.cases, flat, dist.given, dist.offset_from)
+        self._check_numeric(refs, dist.cases, flat, dist.given_refs(), dist.offset_from)
 
     def _check_uniform_int(self, refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist
@@ -294,7 +302,7 @@ class _AttributeChecker:
         flat = dist.low is not None and dist.high is not None
         if flat and dist.low > dist.high:  # type: ignore[operator]
             self.add(self.dist_path, "low must not exceed high")
-        self._check_numeric(refs, dist.cases, flat, dist.given, dist.offset_from)
+        self._check_numeric(refs, dist.cases, flat, dist.given_refs(), dist.offset_from)
 
     def _check_date_uniform(self, _refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist

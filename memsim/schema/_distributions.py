@@ -69,22 +69,35 @@ class Normal(BaseModel):
     std: float = Field(ge=0)
 
 
-class Gaussian(_Dist):
+class _Numeric(_Dist):
+    """Parameters conditioned on discrete parents: ``given`` names one categorical
+    parent or a list of them, and ``cases`` maps a parent value (for a list: values
+    joined by ``|`` in the order of ``given``, as table rows are) to parameters; a
+    combination without a case takes the flat parameters."""
+
+    given: str | list[str] | None = None
+    offset_from: str | None = None
+
+    def given_refs(self) -> list[str]:
+        if self.given is None:
+            return []
+        return [self.given] if isinstance(self.given, str) else list(self.given)
+
+    def references(self) -> list[str]:
+        return [*self.given_refs(), *([self.offset_from] if self.offset_from else [])]
+
+
+class Gaussian(_Numeric):
     """A Gaussian, clipped to the attribute's range and rounded to an integer.
 
-    Parameters may be conditioned on one discrete parent (``given`` + ``cases``) and
+    Parameters may be conditioned on discrete parents (``given`` + ``cases``) and
     may be an offset from a numeric parent (``offset_from``): value = parent + N(mean, std).
     """
 
     kind: Literal["gaussian"]
     mean: float | None = None
     std: float | None = Field(default=None, ge=0)
-    given: str | None = None
     cases: dict[str, Normal] | None = None
-    offset_from: str | None = None
-
-    def references(self) -> list[str]:
-        return [r for r in (self.given, self.offset_from) if r is not None]
 
 
 class Bounds(BaseModel):
@@ -99,18 +112,13 @@ class Bounds(BaseModel):
         return self
 
 
-class UniformInt(_Dist):
-    """A uniform integer in [low, high], optionally conditioned on a discrete parent."""
+class UniformInt(_Numeric):
+    """A uniform integer in [low, high], optionally conditioned on discrete parents."""
 
     kind: Literal["uniform_int"]
     low: int | None = None
     high: int | None = None
-    given: str | None = None
     cases: dict[str, Bounds] | None = None
-    offset_from: str | None = None
-
-    def references(self) -> list[str]:
-        return [r for r in (self.given, self.offset_from) if r is not None]
 
 
 class DateUniform(_Dist):
