@@ -70,6 +70,8 @@ def hybrid(
     b = kind.draft(ctx, profile, second, rng)
     if a is None or b is None:
         return None
+    if _names(b.question, a.answer) or _names(a.question, b.answer):
+        return None  # one part's question would say the other part's answer
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
     options += [x + join + y for x, y in zip(a.options[1:], b.options[1:], strict=True)]
@@ -88,6 +90,13 @@ def hybrid(
         params={"parts": [_part(a), _part(b)]},
         answer_value=[a.answer_value, b.answer_value],
     )
+
+
+def _names(question: str, answer: str) -> bool:
+    """Whether ``question`` holds ``answer`` (normalised, 2+ characters and not a bare
+    number: "3" in "the last 3 digits" is no give-away)."""
+    key = normalise(answer)
+    return len(key) >= 2 and not key.isdigit() and key in normalise(question)
 
 
 def _part(d: Draft) -> dict[str, object]:

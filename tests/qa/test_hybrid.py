@@ -1,0 +1,47 @@
+"""Hybrid questions: two sub-questions joined, and never one that says the other's answer
+(as "the size of the Shanghai workshop?" beside "where does my aunt work? Shanghai")."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from memsim.qa._registry import QAKind, hybrid
+from memsim.qa._types import Draft
+
+CTX: Any = SimpleNamespace(
+    loc=SimpleNamespace(
+        questions=SimpleNamespace(answer_join="; ", hybrid_join="{first} Also, {second}")
+    )
+)
+
+
+def kind_of(parts: dict[str, tuple[str, tuple[str, ...]]]) -> QAKind:
+    """A kind whose draft for a scenario is the given (question, options)."""
+
+    def draft(_ctx: Any, _profile: Any, scenario: str, _rng: Any) -> Draft:
+        question, options = parts[scenario]
+        return Draft("simple", scenario, question, options[0], options, ())
+
+    return QAKind("simple", tuple(parts), draft)
+
+
+EVENT = ("How big was the Shanghai workshop?", ("500 people", "50 people", "20 people", "5 people"))
+
+
+def test_a_part_that_says_the_other_parts_answer_is_redrawn() -> None:
+    aunt = ("Where does my aunt work?", ("Shanghai", "Boston", "Denver", "Austin"))
+    kind = kind_of({"events": EVENT, "roles": aunt})
+    assert hybrid(kind, CTX, None, np.random.default_rng(0)) is None  # type: ignore[arg-type]
+
+
+def test_otherwise_the_parts_are_joined() -> None:
+    aunt = ("Where does my aunt work?", ("Boston", "Shanghai", "Denver", "Austin"))
+    kind = kind_of({"events": EVENT, "roles": aunt})
+    made = hybrid(kind, CTX, None, np.random.default_rng(0))  # type: ignore[arg-type]
+    assert made is not None and made.scenario == "hybrid"
+    assert set(made.answer.split("; ")) == {"500 people", "Boston"}
+    # a distractor may be named: it gives nothing away
+    assert "Shanghai" in made.question
