@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from memsim.graph._brnet import BRNet, Node
-from memsim.schema import Categorical, Copy, Probs, Table, check_probs
+from memsim.schema import Categorical, Copy, Probs, Table, check_probs, combination
 
 Codes = NDArray[np.int64]
 Matrix = NDArray[np.float64]
@@ -48,8 +48,7 @@ class DiscreteConditionals:
         if default is not None:
             table[:] = default
         for key, probs in dist.rows.items():
-            combo = [part.strip() for part in key.split("|")]
-            index = [p.values.index(v) for p, v in zip(parents, combo, strict=True)]
+            index = [p.values.index(v) for p, v in zip(parents, combination(key), strict=True)]
             table[np.ravel_multi_index(index, dims)] = self._vector(node, probs)
         return table, parents
 

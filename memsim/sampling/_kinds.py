@@ -8,7 +8,6 @@ its own.
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -33,6 +32,7 @@ from memsim.schema import (
     Phone,
     Template,
     UniformInt,
+    combination,
 )
 
 Column = NDArray[Any]
@@ -97,26 +97,22 @@ def _case_params(
     flat: tuple[Any, Any],
 ) -> tuple[Column, Column]:
     """Each profile's two parameters, looked up by its combination of the ``given``
-    parents' values (a mixed-radix code over their domains)."""
+    parents' values (rows indexed as :class:`DiscreteConditionals` indexes its tables)."""
     if not given or not cases:
         return np.full(batch.n, flat[0], dtype=np.float64), np.full(
             batch.n, flat[1], dtype=np.float64
         )
-    by_combo = {tuple(part.strip() for part in key.split("|")): case for key, case in cases.items()}
     parents = [batch.parent(node, ref) for ref in given]
-    code = np.zeros(batch.n, dtype=np.int64)
-    for parent, codes in parents:
-        code = code * len(parent.values) + codes
-    table = np.array(
-        [
-            [getattr(case, names[0]), getattr(case, names[1])] if case is not None else list(flat)
-            for case in (
-                by_combo.get(combo) for combo in itertools.product(*(p.values for p, _ in parents))
-            )
-        ],
-        dtype=np.float64,
-    )
-    return table[code, 0], table[code, 1]
+    dims = [len(parent.values) for parent, _ in parents]
+    table = np.tile(np.array(flat, dtype=np.float64), (int(np.prod(dims)), 1))
+    for key, case in cases.items():
+        index = [p.values.index(v) for (p, _), v in zip(parents, combination(key), strict=True)]
+        table[np.ravel_multi_index(index, dims)] = (
+            getattr(case, names[0]),
+            getattr(case, names[1]),
+        )
+    rows = np.ravel_multi_index([codes for _, codes in parents], dims)
+    return table[rows, 0], table[rows, 1]
 
 
 def _offset(node: Node, batch: Batch, offset_from: str | None) -> Column:

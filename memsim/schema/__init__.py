@@ -15,6 +15,7 @@ from memsim.schema._distributions import (
     Table,
     Template,
     UniformInt,
+    combination,
 )
 from memsim.schema._load import SchemaError, load_schema, parse_schema
 from memsim.schema._models import FORMAT_VERSION, Attribute, Change, EntityKind, Schema, Timeline
@@ -55,6 +56,7 @@ __all__ = [
     "UniformInt",
     "all_node_keys",
     "check_probs",
+    "combination",
     "json_schema",
     "load_schema",
     "node_id",

@@ -208,7 +208,7 @@ class _AttributeChecker:
             parent_values.append(values)
         listed: set[tuple[str, ...]] = set()
         for key, probs in dist.rows.items():
-            combo = tuple(part.strip() for part in key.split("|"))
+            combo = d.combination(key)
             row_path = (*path, "rows", key)
             if len(combo) != len(parent_values):
                 self.add(
@@ -269,7 +269,7 @@ class _AttributeChecker:
             self._categorical_values(ref, refs[ref], (*self.dist_path, "given")) for ref in given
         ]
         if given and all(v is not None for v in domains):
-            cases = {tuple(part.strip() for part in key.split("|")): key for key in (params or {})}
+            cases = {d.combination(key): key for key in (params or {})}
             combos = [tuple(c) for c in itertools.product(*domains)]  # type: ignore[arg-type]
             missing = ["|".join(c) for c in combos if c not in cases]
             unknown = [key for combo, key in cases.items() if combo not in set(combos)]

@@ -18,6 +18,12 @@ Probs = dict[str, float] | list[float] | None
 have probability 0), a list aligned with the values, or omitted for uniform."""
 
 
+def combination(key: str) -> tuple[str, ...]:
+    """The parent values a table row or a numeric case is keyed by: ``"phd | female"``
+    is ``("phd", "female")``, in the order of the table's ``parents`` or of ``given``."""
+    return tuple(part.strip() for part in key.split("|"))
+
+
 class _Dist(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 

@@ -13,14 +13,7 @@ import yaml
 
 from memsim.schema._checks import Path, Problem, check_schema
 from memsim.schema._models import Schema
-from memsim.schema._refs import (
-    NodeKey,
-    ReferenceError_,
-    all_node_keys,
-    node_id,
-    node_parents,
-    resolve_ref,
-)
+from memsim.schema._refs import all_node_keys, node_id, node_parents
 
 try:  # the C loader is ~10x faster; both give the same nodes and marks
     from yaml import CSafeLoader as _Loader
@@ -154,7 +147,7 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         nid = node_id(schema, key)
         paths[nid] = schema.attribute_sources(key.kind)[key.attr][1]
         graph.add_node(nid)
-        for parent in _resolvable_parents(schema, key):
+        for parent in node_parents(schema, key, skip_broken=True):
             graph.add_edge(node_id(schema, parent), nid)
     try:
         cycle = nx.find_cycle(graph)
@@ -162,21 +155,3 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         return []
     chain = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
     return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
-
-
-def _resolvable_parents(schema: Schema, key: NodeKey) -> list[NodeKey]:
-    """The node's parents, or those of its references that resolve when some do not
-    (the unresolved ones are reported by :func:`check_schema`)."""
-    try:
-        return node_parents(schema, key)
-    except ReferenceError_:
-        attr = schema.attributes_of(key.kind)[key.attr]
-        found = []
-        for ref in attr.dist.references():
-            try:
-                found.append(resolve_ref(schema, ref, key.kind, key.index))
-            except ReferenceError_:
-                continue
-        if attr.distinct:
-            found += [NodeKey(key.kind, i, key.attr) for i in range(key.index)]
-        return found

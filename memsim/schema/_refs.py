@@ -75,11 +75,19 @@ def all_node_keys(schema: Schema) -> list[NodeKey]:
     ]
 
 
-def node_parents(schema: Schema, key: NodeKey) -> list[NodeKey]:
+def node_parents(schema: Schema, key: NodeKey, skip_broken: bool = False) -> list[NodeKey]:
     """The nodes a node is drawn from: its distribution's references, plus, for an
-    attribute drawn without replacement, the same attribute of the kind's earlier slots."""
+    attribute drawn without replacement, the same attribute of the kind's earlier slots.
+    A reference that names no attribute raises :class:`ReferenceError_`, or with
+    ``skip_broken`` is left out (the schema checks report it)."""
     attr = schema.attributes_of(key.kind)[key.attr]
-    parents = [resolve_ref(schema, ref, key.kind, key.index) for ref in attr.dist.references()]
+    parents = []
+    for ref in attr.dist.references():
+        try:
+            parents.append(resolve_ref(schema, ref, key.kind, key.index))
+        except ReferenceError_:
+            if not skip_broken:
+                raise
     if attr.distinct:
         parents += [NodeKey(key.kind, i, key.attr) for i in range(key.index)]
     return list(dict.fromkeys(parents))
