@@ -163,21 +163,17 @@ class Rewriter:
         if not m["facts"]:
             self.account.messages["template"] += 1
             return {**m, "verbalizer": "template"}
-        template = m["message"]
         facts = stated_facts(m, profile, self.noise)
-        persona = self.prompts.persona_text(
-            user, self.ctx.loc, dt.datetime.fromisoformat(m["time"])
-        )
-        o = self.options
-        text, path = await self._attempts(
-            lambda k: self.prompts.message_request(
-                template, persona, k, o.temperature, o.max_tokens
+        return await self._rewrite(
+            m,
+            "message",
+            user,
+            self.prompts.message_request,
+            lambda template, rewrite: message_problems(
+                template, rewrite, facts, self.ctx, self.vocab
             ),
-            lambda rewrite: message_problems(template, rewrite, facts, self.ctx, self.vocab),
+            self.account.messages,
         )
-        self.account.messages[path] += 1
-        out = {**m, "message": text or template, "verbalizer": path}
-        return out | {"template": template} if path == "llm" else out
 
     async def _question(self, record: Record, profile: Profile, user: Entity | None) -> Any:
         qa = record["QA"]
@@ -187,19 +183,39 @@ class Rewriter:
         if not phrases:
             self.account.questions["template"] += 1
             return {**qa, "verbalizer": "template"}
-        template = qa["question"]
+        return await self._rewrite(
+            qa,
+            "question",
+            user,
+            self.prompts.question_request,
+            lambda template, rewrite: question_problems(
+                template, rewrite, phrases, self.ctx, self.vocab
+            ),
+            self.account.questions,
+        )
+
+    async def _rewrite(
+        self,
+        item: Record,
+        key: str,
+        user: Entity | None,
+        request: Callable[[str, str, int, float, int], ChatRequest],
+        problems: Callable[[str, str], list[str]],
+        paths: Counter[str],
+    ) -> Record:
+        """``item`` with its ``key`` text rewritten in the user's voice (as of the item's
+        time) and verified, or kept; the path taken is counted in ``paths``."""
+        template = item[key]
         persona = self.prompts.persona_text(
-            user, self.ctx.loc, dt.datetime.fromisoformat(qa["time"])
+            user, self.ctx.loc, dt.datetime.fromisoformat(item["time"])
         )
         o = self.options
         text, path = await self._attempts(
-            lambda k: self.prompts.question_request(
-                template, persona, k, o.temperature, o.max_tokens
-            ),
-            lambda rewrite: question_problems(template, rewrite, phrases, self.ctx, self.vocab),
+            lambda k: request(template, persona, k, o.temperature, o.max_tokens),
+            lambda rewrite: problems(template, rewrite),
         )
-        self.account.questions[path] += 1
-        out = {**qa, "question": text or template, "verbalizer": path}
+        paths[path] += 1
+        out = {**item, key: text or template, "verbalizer": path}
         return out | {"template": template} if path == "llm" else out
 
     async def _attempts(
