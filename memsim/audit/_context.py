@@ -166,6 +166,16 @@ def load_context(
             raise AuditInputError(f"{schema}: cannot read schema: {exc}") from None
     graphs = Path(profiles) if profiles is not None else None
     if graphs is not None and graphs.is_dir():
+        if source.format != "native":
+            # a profiles folder is matched to records by their profile ids and checked
+            # through their provenance: only native records have them, so every check
+            # that needs the profiles would be skipped and a wrong answer would pass
+            raise AuditInputError(
+                f"{graphs}: a memsim profiles folder only serves native data (dataset.jsonl, "
+                f"whose records name their profile and carry provenance), not {source.format}; "
+                "audit the dataset folder itself, or give MemDaily's graphs.json "
+                "(`memsim export DATASET --to memdaily` writes one beside memdaily.json)"
+            )
         ctx.profiles = ProfileStore(graphs)
         graphs = None
     elif graphs is None and source.format == "memdaily":

@@ -10,6 +10,12 @@ question, the entity whose attribute value the question quotes), and the answer 
 one option that equals a value of that entity. The item is re-derived when exactly one
 option does; it is reported wrong when that option is not the ground truth, and
 ambiguous when the condition fits entities with different answers.
+
+memsim's own MemDaily export (``memsim export --to memdaily``) writes one profile per
+trajectory, in file order, and says so in its manifest (``graphs_by: position``): item
+i is then checked against ``graphs.json[i]``, hybrid questions are split where the
+locale joins their two parts, and an option that is a value of the named entity under
+an attribute the question does not name is not taken for the answer.
 """
 
 from __future__ import annotations
@@ -57,6 +63,17 @@ def entities(graph: dict[str, Any], scenario: str) -> list[Entity]:
     return [e for k in keys for e in graph.get(k, []) if isinstance(e, dict)]
 
 
+def all_entities(graph: dict[str, Any]) -> list[Entity]:
+    """Every entity of a profile but the user (questions name the others)."""
+    return [
+        e
+        for k, v in graph.items()
+        if k != "user_profile" and isinstance(v, list)
+        for e in v
+        if isinstance(e, dict)
+    ]
+
+
 def named(entity: Entity, question: str) -> bool:
     """Whether the question names the entity (its relation word or its name)."""
     relation = str(entity.get("关系", ""))
@@ -74,12 +91,23 @@ def quoted(entity: Entity, question: str, skip: set[str]) -> bool:
     )
 
 
-def values_of(entity: Entity) -> dict[str, str]:
-    return {squash(str(v)): k for k, v in entity.items() if isinstance(v, str)}
+def values_of(entity: Entity, question: str = "") -> dict[str, str]:
+    """The entity's values (squashed) -> their keys; with ``question``, only the values
+    of the keys the question names when it names any (our graphs' keys are labels)."""
+    values = {squash(str(v)): k for k, v in entity.items() if isinstance(v, str)}
+    if question:
+        asked = {v: k for v, k in values.items() if len(k) >= 3 and squash(k) in squash(question)}
+        if asked:
+            return asked
+    return values
 
 
 def derive_part(
-    question: str, options: list[str], pool: list[Entity], conditional: bool
+    question: str,
+    options: list[str],
+    pool: list[Entity],
+    conditional: bool,
+    by_label: bool = False,
 ) -> tuple[str, Any]:
     """(outcome, detail): outcome is derived | unidentified | no_match | ambiguous."""
     option_keys = {squash(o) for o in options}
@@ -96,7 +124,7 @@ def derive_part(
     if not candidates:
         return "unidentified", None
     matches = {
-        i: {squash(o) for o in options if squash(o) in values_of(e)}
+        i: {squash(o) for o in options if squash(o) in values_of(e, question if by_label else "")}
         for i, e in enumerate(candidates)
     }
     found = {next(iter(m)) for m in matches.values() if len(m) == 1}
@@ -119,6 +147,10 @@ class MemDailyAnswers:
         self.ctx, self.stats = ctx, stats
         self.graphs = ctx.graphs or []
         self.tally: dict[str, Counter[str]] = {}
+        self.by_position = ctx.source.graphs_by_position
+        join = ctx.locale.questions.hybrid_join if ctx.locale is not None else ""
+        between = join.split("{first}")[-1].split("{second}")[0] if "{second}" in join else ""
+        self.part_split = re.compile(re.escape(between)) if between.strip() else PART_SPLIT
         stats.notes.append(
             "profile = graphs.json[tid // k] (k: 2 roles/events, 1 items/places, 4 hybrid "
             "in 01/02/05/06, 6 in 03/04); entity from the question (relation word, event "
@@ -130,10 +162,13 @@ class MemDailyAnswers:
         if item.type not in ("simple", "conditional", "noisy") or item.flags:
             return None
         m = PER_TYPE.match(Path(item.source).name)
-        if m is None:
+        if self.by_position:
+            index = item.index
+        elif m is None:
             self.stats.counts["no mapping (merged file)"] += 1
             return None
-        index = item.tid // profile_divisor(int(m[1]), item.scenario)
+        else:
+            index = item.tid // profile_divisor(int(m[1]), item.scenario)
         if index >= len(self.graphs):
             self.stats.counts["no profile"] += 1
             return None
@@ -141,7 +176,7 @@ class MemDailyAnswers:
         question = str(item.qa.get("question", ""))
         options = list(item.choices().values())
         answer = str(item.qa.get("answer", ""))
-        questions = PART_SPLIT.split(question) if item.scenario == "hybrid" else [question]
+        questions = self.part_split.split(question) if item.scenario == "hybrid" else [question]
         if len(questions) != 2 and item.scenario == "hybrid":
             return []
         out = []
@@ -154,8 +189,9 @@ class MemDailyAnswers:
             )
             part_options = [s[part].strip() for s in split if len(s) == len(questions)]
             part_answer = answer.split(";")[part].strip() if item.scenario == "hybrid" else answer
+            pool = all_entities(graph) if self.by_position else entities(graph, scenario)
             outcome, detail = derive_part(
-                q, part_options, entities(graph, scenario), item.type == "conditional"
+                q, part_options, pool, item.type == "conditional", self.by_position
             )
             tally = self.tally.setdefault(f"{item.type}/{item.scenario}", Counter())
             tally[outcome] += 1

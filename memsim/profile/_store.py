@@ -14,6 +14,11 @@ from memsim.profile._types import Profile
 PROFILES_KIND = "profiles"
 
 
+def profile_file(index: int) -> str:
+    """The file name of profile ``index`` in a profiles folder (``p000123.json``)."""
+    return f"p{index:06d}.json"
+
+
 def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[str, Any]) -> int:
     """Write every profile and the manifest into ``out`` in one atomic step; return the count.
 
@@ -51,3 +56,34 @@ def read_profiles(folder: str | Path) -> Iterator[Profile]:
             yield Profile.from_json(orjson.loads(path.read_bytes()))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path}: not a valid profile: {exc}") from None
+
+
+def load_profile(folder: Path, index: int) -> Profile:
+    """Profile ``index`` of a profiles folder; a missing or broken file is named."""
+    path = folder / profile_file(index)
+    try:
+        return Profile.from_json(orjson.loads(path.read_bytes()))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path}: missing; the profiles folder has too few profiles"
+        ) from None
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a valid profile: {exc}") from None
+
+
+def check_profiles(folder: Path, schema_name: str, needed: int) -> dict[str, Any]:
+    """The folder's manifest, once it is shown to hold profiles ``0..needed-1`` sampled
+    from the schema named ``schema_name``."""
+    manifest = read_manifest(folder)
+    name = manifest.get("schema", {}).get("name")
+    if name != schema_name:
+        raise ValueError(
+            f"{folder}: profiles were sampled from schema '{name}', not '{schema_name}'"
+        )
+    start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
+    if start != 0 or count < needed:
+        raise ValueError(
+            f"{folder}: holds profiles {start}..{start + count - 1}; "
+            f"this dataset needs profiles 0..{needed - 1} (one per trajectory)"
+        )
+    return manifest
