@@ -84,11 +84,18 @@ def named(entity: Entity, question: str) -> bool:
 
 def quoted(entity: Entity, question: str, skip: set[str]) -> bool:
     """Whether the question quotes one of the entity's values (a condition)."""
-    return any(
-        len(squash(str(v))) >= 2 and squash(str(v)) in squash(question)
+    return quote_length(entity, question, skip) > 0
+
+
+def quote_length(entity: Entity, question: str, skip: set[str]) -> int:
+    """The length of the longest of the entity's values the question quotes (0: none)."""
+    said = squash(question)
+    lengths = [
+        len(squash(v))
         for k, v in entity.items()
-        if k not in skip and isinstance(v, str)
-    )
+        if k not in skip and isinstance(v, str) and len(squash(v)) >= 2 and squash(v) in said
+    ]
+    return max(lengths, default=0)
 
 
 def values_of(entity: Entity, question: str = "") -> dict[str, str]:
@@ -121,6 +128,17 @@ def derive_part(
                 for e in pool
                 if quoted(e, question, {k for k, v in e.items() if squash(str(v)) in option_keys})
             ]
+        if by_label and not conditional and len(candidates) > 1:
+            # our questions name the entity itself ("the Design Thinking Workshop in Los
+            # Angeles"): the entity quoted at most length, not one that shares a city
+            length = {
+                id(e): quote_length(
+                    e, question, {k for k, v in e.items() if squash(str(v)) in option_keys}
+                )
+                for e in candidates
+            }
+            best = max(length.values())
+            candidates = [e for e in candidates if length[id(e)] == best]
     if not candidates:
         return "unidentified", None
     matches = {
@@ -151,9 +169,15 @@ class MemDailyAnswers:
         join = ctx.locale.questions.hybrid_join if ctx.locale is not None else ""
         between = join.split("{first}")[-1].split("{second}")[0] if "{second}" in join else ""
         self.part_split = re.compile(re.escape(between)) if between.strip() else PART_SPLIT
+        mapping = (
+            "profile = graphs.json[i] for the i-th trajectory (memsim's export, graphs_by: "
+            "position)"
+            if self.by_position
+            else "profile = graphs.json[tid // k] (k: 2 roles/events, 1 items/places, 4 "
+            "hybrid in 01/02/05/06, 6 in 03/04)"
+        )
         stats.notes.append(
-            "profile = graphs.json[tid // k] (k: 2 roles/events, 1 items/places, 4 hybrid "
-            "in 01/02/05/06, 6 in 03/04); entity from the question (relation word, event "
+            f"{mapping}; entity from the question (relation word, event "
             "name, the only item or place; conditional: the entity whose value the question "
             "quotes); re-derived when exactly one option is a value of that entity"
         )
@@ -183,12 +207,16 @@ class MemDailyAnswers:
         for part, q in enumerate(questions):
             scenario = item.scenario if item.scenario != "hybrid" else "hybrid"
             split = (
-                [o.split(";") for o in options]
+                [o.split(";", len(questions) - 1 if self.by_position else -1) for o in options]
                 if item.scenario == "hybrid"
                 else [[o] for o in options]
             )
             part_options = [s[part].strip() for s in split if len(s) == len(questions)]
-            part_answer = answer.split(";")[part].strip() if item.scenario == "hybrid" else answer
+            part_answer = (
+                answer.split(";", len(questions) - 1 if self.by_position else -1)[part].strip()
+                if item.scenario == "hybrid"
+                else answer
+            )
             pool = all_entities(graph) if self.by_position else entities(graph, scenario)
             outcome, detail = derive_part(
                 q, part_options, pool, item.type == "conditional", self.by_position

@@ -291,6 +291,8 @@ def ls_cmd(family: str | None) -> None:
         for name, reg in sorted(REGISTRIES.items()):
             click.echo(f"{name}: {', '.join(reg.names())}")
         return
+    if family not in REGISTRIES and family.endswith("s") and family[:-1] in REGISTRIES:
+        family = family[:-1]  # `memsim ls formats` lists the format family
     if family not in REGISTRIES:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memsim._io import atomic_write_text
-from memsim.formats._memdaily_read import TYPES
+from memsim.formats.memdaily import TYPES
 from memsim.records import Record
 
 TOKENIZER_MODELS = {"o200k_base": "GPT-4o", "cl100k_base": "GPT-4 / GPT-3.5"}

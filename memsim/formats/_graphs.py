@@ -19,7 +19,7 @@ from typing import IO, Any
 import orjson
 
 from memsim.formats import ExportInfo
-from memsim.profile import Entity, Profile
+from memsim.profile import Entity, Profile, profile_file
 from memsim.records import Record
 from memsim.schema import Schema, load_schema
 from memsim.verbalize import LocaleData, load_locale, render_value, value_at
@@ -51,7 +51,7 @@ class GraphWriter:
     def add(self, record: Record, out: IO[bytes]) -> None:
         if record.profile_id is None:
             raise ValueError(f"record {record.tid}: names no profile; graphs.json needs it")
-        path = self.profiles / f"{record.profile_id}.json"
+        path = self.profiles / profile_file(record.profile_id)
         try:
             profile = Profile.from_json(orjson.loads(path.read_bytes()))
         except FileNotFoundError:

@@ -14,9 +14,10 @@ from memsim.profile._types import Profile
 PROFILES_KIND = "profiles"
 
 
-def profile_file(index: int) -> str:
-    """The file name of profile ``index`` in a profiles folder (``p000123.json``)."""
-    return f"p{index:06d}.json"
+def profile_file(profile: int | str) -> str:
+    """The file name of a profile in a profiles folder, from its index or its id
+    (``p000123.json``: the id is ``p`` and the index on six digits)."""
+    return f"p{profile:06d}.json" if isinstance(profile, int) else f"{profile}.json"
 
 
 def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[str, Any]) -> int:
@@ -28,7 +29,7 @@ def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[
     count = 0
     with atomic_output_dir(out, PROFILES_KIND) as stage:
         for profile in profiles:
-            (stage / f"{profile.id}.json").write_bytes(dumps(profile.to_json()))
+            (stage / profile_file(profile.id)).write_bytes(dumps(profile.to_json()))
             count += 1
         (stage / MANIFEST).write_bytes(dumps({**manifest, "kind": PROFILES_KIND, "count": count}))
     return count

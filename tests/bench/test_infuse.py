@@ -38,8 +38,7 @@ def item(
 ) -> Record:
     texts = texts or [f"Real message number {i}." for i in range(len(times))]
     turns = tuple(
-        Turn(i, USER, t, w, f"place {i}")
-        for i, (t, w) in enumerate(zip(texts, times, strict=True))
+        Turn(i, USER, t, w, f"place {i}") for i, (t, w) in enumerate(zip(texts, times, strict=True))
     )
     qa = QA("What is it?", "a", ("a", "b", "c", "d"), "A", tuple(target), asked)
     return Record(0, typ, "roles", (Session("s0", times[0] if times else asked, turns),), qa)
