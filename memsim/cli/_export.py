@@ -52,10 +52,10 @@ def export_cmd(
     with user_errors():
         if to == "memdaily":
             folder = dataset if dataset.is_dir() else dataset.parent
-            if profiles is None and (folder.parent / "profiles").is_dir():
-                profiles = folder.parent / "profiles"
             manifest = source_manifest(dataset)
-            if profiles is not None and schema_path is None and manifest.get("schema"):
+            if profiles is None:
+                profiles = _profiles_beside(folder, manifest)
+            if profiles is not None and schema_path is None:
                 schema_path = schema_for_manifest(manifest, folder)
             if profiles is None:
                 click.echo("no profiles folder: writing memdaily.json without graphs.json")
@@ -66,3 +66,19 @@ def export_cmd(
         f"wrote {result.records} records from {result.source_format} as {result.format} "
         f"to {out} ({', '.join(result.files)})"
     )
+
+
+def _profiles_beside(folder: Path, manifest: dict[str, object]) -> Path | None:
+    """``folder/../profiles`` when memsim generated the dataset from profiles of the same
+    schema (as ``make dataset`` lays them out), else None."""
+    from memsim.profile import read_manifest
+
+    candidate = folder.parent / "profiles"
+    schema = manifest.get("schema") if manifest.get("kind") == "dataset" else None
+    if not isinstance(schema, dict) or not candidate.is_dir():
+        return None
+    try:
+        found = read_manifest(candidate).get("schema", {}).get("name")
+    except (FileNotFoundError, ValueError):
+        return None
+    return candidate if found == schema.get("name") else None

@@ -80,8 +80,17 @@ def located(items: Iterable[MemDailyItem]) -> Iterator[Located]:
 
 
 def _time_renderer(locale: str | None) -> Callable[[str], str]:
+    """ISO times in the locale's message-time form; a time that is not ISO (read from
+    MemDaily or another format) is kept as it is."""
     loc: LocaleData = load_locale(locale or "en")
-    return lambda text: render_message_time(dt.datetime.fromisoformat(text), loc)
+
+    def when(text: str) -> str:
+        try:
+            return render_message_time(dt.datetime.fromisoformat(text), loc)
+        except ValueError:
+            return text
+
+    return when
 
 
 def memdaily_entry(record: Record, tid: int, when: Callable[[str], str]) -> dict[str, Any]:
