@@ -126,3 +126,27 @@ def test_generate_formats(made: Path, tmp_path: Path) -> None:
     bad = memsim(*args, "--out", tmp_path / "b", "--formats", "memdaily,nope")
     assert bad.returncode == 2 and "unknown format(s) ['nope']" in bad.stderr
     assert not (tmp_path / "b").exists()
+
+
+def test_a_broken_memdaily_file_exits_2_naming_the_field(exported: Path, tmp_path: Path) -> None:
+    data = orjson.loads((exported / "memdaily.json").read_bytes())
+    del data["simple"]["roles"][1]["QA"]["choices"]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "memdaily.json").write_bytes(orjson.dumps(data))
+    for command in (["audit", bad], ["export", bad, "--to", "native", "--out", tmp_path / "n"]):
+        result = memsim(*command)
+        assert result.returncode == 2, result.stderr
+        assert "memdaily.json: $.simple.roles[1].QA.choices: missing" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_memdaily_to_native_and_back_keeps_the_bytes(exported: Path, tmp_path: Path) -> None:
+    native = tmp_path / "native"
+    to_native = memsim("export", exported, "--to", "native", "--out", native)
+    assert to_native.returncode == 0, to_native.stderr
+    back = tmp_path / "back"
+    to_memdaily = memsim("export", native, "--to", "memdaily", "--out", back)
+    assert to_memdaily.returncode == 0, to_memdaily.stderr
+    assert (back / "memdaily.json").read_bytes() == (exported / "memdaily.json").read_bytes()
+    assert not (back / "graphs.json").exists()  # no profiles: nothing to write it from

@@ -225,11 +225,14 @@ def test_round_trip_and_byte_identical_rewrite(tmp_path):
     assert [p.name for p in out.parent.iterdir()] == ["memdaily.json"]  # no temp files left
 
 
-def test_write_memdaily_rejects_a_time_it_cannot_read(tmp_path):
-    broken_time = copy.deepcopy(RAW[0])
-    broken_time["message_list"][0]["time"] = "April 3rd"
-    with pytest.raises(ValueError, match="April 3rd"):
-        write_memdaily([record_from_json(broken_time)], tmp_path / "m.json", "en")
+def test_write_memdaily_keeps_a_time_that_is_not_iso(tmp_path):
+    """Records read from MemDaily or another format keep their own time strings."""
+    foreign = copy.deepcopy(RAW[0])
+    foreign["message_list"][0]["time"] = "2024年04月03日 周三 07:53"
+    write_memdaily([record_from_json(foreign)], tmp_path / "m.json", "en")
+    written = orjson.loads((tmp_path / "m.json").read_bytes())["simple"]["roles"][0]
+    assert written["message_list"][0]["time"] == "2024年04月03日 周三 07:53"
+    assert written["message_list"][1]["time"] == "2024-04-02 Tue 08:51"
 
 
 # --------------------------------------------------------------------------- bad input
