@@ -1,6 +1,6 @@
 """MemDaily's data card beside a memsim dataset's, both computed by the same code.
 
-Both datasets are read by ``memsim.dataset.read_memdaily`` (MemDaily's per-type files
+Both datasets are read by the ``memdaily`` format's reader (MemDaily's per-type files
 with the release's filter ``drop_flagged``; ours from its ``memdaily.json``) and
 counted by ``memsim.dataset.data_card`` with one tokenizer, so every figure is
 comparable: trajectories, messages, questions, messages per trajectory and tokens per
@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokenizer", default="o200k_base")
     args = parser.parse_args(argv)
 
-    from memsim.dataset import data_card, drop_flagged, read_memdaily
+    from memsim.dataset import data_card
+    from memsim.formats import FORMATS
 
     for path, hint in (
         (args.ours, "run `make dataset LOCALE=zh` first"),
@@ -88,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"data_cards: {path} does not exist ({hint})", file=sys.stderr)
             return 2
     start = time.perf_counter()
-    theirs = data_card(drop_flagged(read_memdaily(args.memdaily)), args.tokenizer)
-    ours = data_card(read_memdaily(args.ours), args.tokenizer)
+    memdaily = FORMATS.get("memdaily")
+    theirs = data_card((r for r in memdaily.read(args.memdaily) if not r.flags), args.tokenizer)
+    ours = data_card(memdaily.read(args.ours), args.tokenizer)
     took = time.perf_counter() - start
     print(ours.to_markdown(f"memsim: {args.ours}"))
     print(theirs.to_markdown(f"MemDaily: {args.memdaily} (flagged items dropped)"))

@@ -14,6 +14,12 @@ from typing import Any
 import orjson
 
 MANIFEST = "manifest.json"
+DATASET_FILE = "dataset.jsonl"
+"""A native dataset: one record per line (:mod:`memsim.formats.native`)."""
+MEMDAILY_FILE = "memdaily.json"
+"""MemDaily's merged file (:mod:`memsim.formats.memdaily`)."""
+GRAPHS_FILE = "graphs.json"
+"""MemDaily's ground truth: its sampled profiles, in MemDaily's layout."""
 
 
 def dumps(obj: Any) -> bytes:

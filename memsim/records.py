@@ -57,6 +57,8 @@ class Turn:
     facts: tuple[str, ...] = ()
     """Ids of the profile facts the turn states."""
     verbalizer: str = "template"
+    template: str = ""
+    """The template sentence an LLM rewrite replaced ("" when the text is the template)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,8 @@ class QA:
     qid: int = 0
     provenance: Provenance | None = None
     verbalizer: str = "template"
+    template: str = ""
+    """The template question an LLM paraphrase replaced ("" when it is the template)."""
 
     @property
     def choices(self) -> dict[str, str]:
@@ -150,35 +154,48 @@ def record_to_json(record: Record) -> dict[str, Any]:
         "profile_id": record.profile_id,
         "locale": record.locale,
         "sessions": [{"id": s.id, "start": s.start, "topic": s.topic} for s in record.sessions],
-        "message_list": [
-            {
-                "mid": t.id,
-                "message": t.text,
-                "time": t.time,
-                "place": t.place,
-                "role": t.purpose,
-                "speaker": t.speaker,
-                "session": s.id,
-                "facts": list(t.facts),
-                "verbalizer": t.verbalizer,
-            }
-            for s, t in record.iter_turns()
-        ],
-        "QA": {
-            "qid": qa.qid,
-            "question": qa.question,
-            "answer": qa.answer,
-            "choices": qa.choices,
-            "ground_truth": qa.gold,
-            "target_step_id": list(qa.evidence),
-            "time": qa.time,
-            "provenance": None if qa.provenance is None else _provenance_json(qa.provenance),
-            "verbalizer": qa.verbalizer,
-        },
+        "message_list": [turn_json(t, s.id) for s, t in record.iter_turns()],
+        "QA": qa_json(qa),
     }
     if record.flags:
         out["flags"] = list(record.flags)
     out.update(record.extra)
+    return out
+
+
+def turn_json(t: Turn, session: str) -> dict[str, Any]:
+    """One turn as a native ``message_list`` entry."""
+    out = {
+        "mid": t.id,
+        "message": t.text,
+        "time": t.time,
+        "place": t.place,
+        "role": t.purpose,
+        "speaker": t.speaker,
+        "session": session,
+        "facts": list(t.facts),
+        "verbalizer": t.verbalizer,
+    }
+    if t.template:
+        out["template"] = t.template
+    return out
+
+
+def qa_json(qa: QA) -> dict[str, Any]:
+    """A question as the native ``QA`` object."""
+    out = {
+        "qid": qa.qid,
+        "question": qa.question,
+        "answer": qa.answer,
+        "choices": qa.choices,
+        "ground_truth": qa.gold,
+        "target_step_id": list(qa.evidence),
+        "time": qa.time,
+        "provenance": None if qa.provenance is None else _provenance_json(qa.provenance),
+        "verbalizer": qa.verbalizer,
+    }
+    if qa.template:
+        out["template"] = qa.template
     return out
 
 
@@ -238,6 +255,7 @@ def record_from_json(data: Any) -> Record:
                     _str(f, f"{where}.facts") for f in _list(m.get("facts", []), f"{where}.facts")
                 ),
                 verbalizer=_str(m.get("verbalizer", "template"), f"{where}.verbalizer"),
+                template=_str(m.get("template", ""), f"{where}.template"),
             )
         )
     if not session_meta:
@@ -314,6 +332,7 @@ def _qa_from_json(qa: dict[str, Any]) -> QA:
         qid=_int(qa.get("qid", 0), "QA.qid"),
         provenance=provenance,
         verbalizer=_str(qa.get("verbalizer", "template"), "QA.verbalizer"),
+        template=_str(qa.get("template", ""), "QA.template"),
     )
 
 
@@ -368,6 +387,8 @@ __all__ = [
     "RecordError",
     "Session",
     "Turn",
+    "qa_json",
     "record_from_json",
     "record_to_json",
+    "turn_json",
 ]

@@ -15,9 +15,10 @@ from typing import Any
 
 import orjson
 
+from memsim._io import MANIFEST
 from memsim.audit._source import AuditSource
 from memsim.audit._types import AuditInputError, AuditItem
-from memsim.profile import Profile
+from memsim.profile import Profile, profile_file
 from memsim.schema import Schema, SchemaError, load_schema
 from memsim.verbalize import LocaleData, load_locale
 
@@ -48,7 +49,7 @@ class ProfileStore:
     """A memsim profiles folder, read lazily by profile id."""
 
     def __init__(self, folder: Path):
-        manifest = folder / "manifest.json"
+        manifest = folder / MANIFEST
         try:
             data = orjson.loads(manifest.read_bytes())
         except (OSError, orjson.JSONDecodeError):
@@ -66,7 +67,7 @@ class ProfileStore:
         if hit is not None:
             self._cache.move_to_end(profile_id)
             return hit
-        path = self.folder / f"{profile_id}.json"
+        path = self.folder / profile_file(profile_id)
         try:
             profile = Profile.from_json(orjson.loads(path.read_bytes()))
         except FileNotFoundError:
@@ -166,6 +167,16 @@ def load_context(
             raise AuditInputError(f"{schema}: cannot read schema: {exc}") from None
     graphs = Path(profiles) if profiles is not None else None
     if graphs is not None and graphs.is_dir():
+        if source.format != "native":
+            # a profiles folder is matched to records by their profile ids and checked
+            # through their provenance: only native records have them, so every check
+            # that needs the profiles would be skipped and a wrong answer would pass
+            raise AuditInputError(
+                f"{graphs}: a memsim profiles folder only serves native data (dataset.jsonl, "
+                f"whose records name their profile and carry provenance), not {source.format}; "
+                "audit the dataset folder itself, or give MemDaily's graphs.json "
+                "(`memsim export DATASET --to memdaily` writes one beside memdaily.json)"
+            )
         ctx.profiles = ProfileStore(graphs)
         graphs = None
     elif graphs is None and source.format == "memdaily":

@@ -10,6 +10,12 @@ question, the entity whose attribute value the question quotes), and the answer 
 one option that equals a value of that entity. The item is re-derived when exactly one
 option does; it is reported wrong when that option is not the ground truth, and
 ambiguous when the condition fits entities with different answers.
+
+memsim's own MemDaily export (``memsim export --to memdaily``) writes one profile per
+trajectory, in file order, and says so in its manifest (``graphs_by: position``): item
+i is then checked against ``graphs.json[i]``, hybrid questions are split where the
+locale joins their two parts, and an option that is a value of the named entity under
+an attribute the question does not name is not taken for the answer.
 """
 
 from __future__ import annotations
@@ -57,6 +63,17 @@ def entities(graph: dict[str, Any], scenario: str) -> list[Entity]:
     return [e for k in keys for e in graph.get(k, []) if isinstance(e, dict)]
 
 
+def all_entities(graph: dict[str, Any]) -> list[Entity]:
+    """Every entity of a profile but the user (questions name the others)."""
+    return [
+        e
+        for k, v in graph.items()
+        if k != "user_profile" and isinstance(v, list)
+        for e in v
+        if isinstance(e, dict)
+    ]
+
+
 def named(entity: Entity, question: str) -> bool:
     """Whether the question names the entity (its relation word or its name)."""
     relation = str(entity.get("关系", ""))
@@ -67,19 +84,37 @@ def named(entity: Entity, question: str) -> bool:
 
 def quoted(entity: Entity, question: str, skip: set[str]) -> bool:
     """Whether the question quotes one of the entity's values (a condition)."""
-    return any(
-        len(squash(str(v))) >= 2 and squash(str(v)) in squash(question)
+    return quote_length(entity, question, skip) > 0
+
+
+def quote_length(entity: Entity, question: str, skip: set[str]) -> int:
+    """The length of the longest of the entity's values the question quotes (0: none)."""
+    said = squash(question)
+    lengths = [
+        len(squash(v))
         for k, v in entity.items()
-        if k not in skip and isinstance(v, str)
-    )
+        if k not in skip and isinstance(v, str) and len(squash(v)) >= 2 and squash(v) in said
+    ]
+    return max(lengths, default=0)
 
 
-def values_of(entity: Entity) -> dict[str, str]:
-    return {squash(str(v)): k for k, v in entity.items() if isinstance(v, str)}
+def values_of(entity: Entity, question: str = "") -> dict[str, str]:
+    """The entity's values (squashed) -> their keys; with ``question``, only the values
+    of the keys the question names when it names any (our graphs' keys are labels)."""
+    values = {squash(str(v)): k for k, v in entity.items() if isinstance(v, str)}
+    if question:
+        asked = {v: k for v, k in values.items() if len(k) >= 3 and squash(k) in squash(question)}
+        if asked:
+            return asked
+    return values
 
 
 def derive_part(
-    question: str, options: list[str], pool: list[Entity], conditional: bool
+    question: str,
+    options: list[str],
+    pool: list[Entity],
+    conditional: bool,
+    by_label: bool = False,
 ) -> tuple[str, Any]:
     """(outcome, detail): outcome is derived | unidentified | no_match | ambiguous."""
     option_keys = {squash(o) for o in options}
@@ -93,10 +128,21 @@ def derive_part(
                 for e in pool
                 if quoted(e, question, {k for k, v in e.items() if squash(str(v)) in option_keys})
             ]
+        if by_label and not conditional and len(candidates) > 1:
+            # our questions name the entity itself ("the Design Thinking Workshop in Los
+            # Angeles"): the entity quoted at most length, not one that shares a city
+            length = {
+                id(e): quote_length(
+                    e, question, {k for k, v in e.items() if squash(str(v)) in option_keys}
+                )
+                for e in candidates
+            }
+            best = max(length.values())
+            candidates = [e for e in candidates if length[id(e)] == best]
     if not candidates:
         return "unidentified", None
     matches = {
-        i: {squash(o) for o in options if squash(o) in values_of(e)}
+        i: {squash(o) for o in options if squash(o) in values_of(e, question if by_label else "")}
         for i, e in enumerate(candidates)
     }
     found = {next(iter(m)) for m in matches.values() if len(m) == 1}
@@ -119,9 +165,19 @@ class MemDailyAnswers:
         self.ctx, self.stats = ctx, stats
         self.graphs = ctx.graphs or []
         self.tally: dict[str, Counter[str]] = {}
+        self.by_position = ctx.source.graphs_by_position
+        join = ctx.locale.questions.hybrid_join if ctx.locale is not None else ""
+        between = join.split("{first}")[-1].split("{second}")[0] if "{second}" in join else ""
+        self.part_split = re.compile(re.escape(between)) if between.strip() else PART_SPLIT
+        mapping = (
+            "profile = graphs.json[i] for the i-th trajectory (memsim's export, graphs_by: "
+            "position)"
+            if self.by_position
+            else "profile = graphs.json[tid // k] (k: 2 roles/events, 1 items/places, 4 "
+            "hybrid in 01/02/05/06, 6 in 03/04)"
+        )
         stats.notes.append(
-            "profile = graphs.json[tid // k] (k: 2 roles/events, 1 items/places, 4 hybrid "
-            "in 01/02/05/06, 6 in 03/04); entity from the question (relation word, event "
+            f"{mapping}; entity from the question (relation word, event "
             "name, the only item or place; conditional: the entity whose value the question "
             "quotes); re-derived when exactly one option is a value of that entity"
         )
@@ -130,10 +186,13 @@ class MemDailyAnswers:
         if item.type not in ("simple", "conditional", "noisy") or item.flags:
             return None
         m = PER_TYPE.match(Path(item.source).name)
-        if m is None:
+        if self.by_position:
+            index = item.index
+        elif m is None:
             self.stats.counts["no mapping (merged file)"] += 1
             return None
-        index = item.tid // profile_divisor(int(m[1]), item.scenario)
+        else:
+            index = item.tid // profile_divisor(int(m[1]), item.scenario)
         if index >= len(self.graphs):
             self.stats.counts["no profile"] += 1
             return None
@@ -141,21 +200,26 @@ class MemDailyAnswers:
         question = str(item.qa.get("question", ""))
         options = list(item.choices().values())
         answer = str(item.qa.get("answer", ""))
-        questions = PART_SPLIT.split(question) if item.scenario == "hybrid" else [question]
+        questions = self.part_split.split(question) if item.scenario == "hybrid" else [question]
         if len(questions) != 2 and item.scenario == "hybrid":
             return []
         out = []
         for part, q in enumerate(questions):
             scenario = item.scenario if item.scenario != "hybrid" else "hybrid"
             split = (
-                [o.split(";") for o in options]
+                [o.split(";", len(questions) - 1 if self.by_position else -1) for o in options]
                 if item.scenario == "hybrid"
                 else [[o] for o in options]
             )
             part_options = [s[part].strip() for s in split if len(s) == len(questions)]
-            part_answer = answer.split(";")[part].strip() if item.scenario == "hybrid" else answer
+            part_answer = (
+                answer.split(";", len(questions) - 1 if self.by_position else -1)[part].strip()
+                if item.scenario == "hybrid"
+                else answer
+            )
+            pool = all_entities(graph) if self.by_position else entities(graph, scenario)
             outcome, detail = derive_part(
-                q, part_options, entities(graph, scenario), item.type == "conditional"
+                q, part_options, pool, item.type == "conditional", self.by_position
             )
             tally = self.tally.setdefault(f"{item.type}/{item.scenario}", Counter())
             tally[outcome] += 1

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from memsim.records import Record, qa_json, turn_json
+
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
@@ -22,33 +24,61 @@ class AuditInputError(ValueError):
 
 @dataclass(frozen=True)
 class AuditItem:
-    """One trajectory and its question, from our native records or MemDaily files.
+    """One record (a history and its question) as the audit reads it, from any format.
 
-    ``messages`` are dicts with at least ``mid``, ``message``, ``time``, ``place`` (our
-    records also have ``role`` and ``facts``); ``qa`` holds ``question``, ``answer``,
-    ``choices``, ``ground_truth``, ``target_step_id``, ``time`` and, in our records,
-    ``provenance``. ``where`` names the place in the input ("dataset.jsonl:12").
+    ``record`` is the typed record; ``messages`` and ``qa`` are its native JSON views
+    (``message_list`` entries with ``mid``, ``message``, ``time``, ``place``, ``role``,
+    ``facts``...; the ``QA`` object with ``question``, ``answer``, ``choices``,
+    ``ground_truth``, ``target_step_id``, ``time``, ``provenance``), made once, which the
+    checks read. ``where`` names the place in the input ("dataset.jsonl:12").
     """
 
     index: int
     """Position in the input, from 0."""
-    type: str
-    scenario: str
-    tid: int
-    messages: tuple[dict[str, Any], ...]
-    qa: dict[str, Any]
+    record: Record
     where: str
-    flags: tuple[str, ...] = ()
-    """MemDaily's failure markers found by the reader (``error_question``...)."""
-    profile_id: str | None = None
-    locale: str | None = None
     source: str = ""
     """The file the item comes from (per-type MemDaily files: which one)."""
+    messages: tuple[dict[str, Any], ...] = field(init=False, repr=False, compare=False)
+    qa: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        record = self.record
+        messages = tuple(turn_json(t, s.id) for s, t in record.iter_turns())
+        qa = qa_json(record.qa)
+        if "error_answer" in record.flags and not record.qa.answer:
+            qa["answer"] = None  # MemDaily's null answer
+        object.__setattr__(self, "messages", messages)
+        object.__setattr__(self, "qa", qa)
+
+    @property
+    def type(self) -> str:
+        return self.record.type
+
+    @property
+    def scenario(self) -> str:
+        return self.record.scenario
+
+    @property
+    def tid(self) -> int:
+        return self.record.tid
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Failure markers found by the reader (MemDaily's ``error_question``...)."""
+        return self.record.flags
+
+    @property
+    def profile_id(self) -> str | None:
+        return self.record.profile_id
+
+    @property
+    def locale(self) -> str | None:
+        return self.record.locale
 
     @property
     def qid(self) -> int:
-        qid = self.qa.get("qid", 0)
-        return qid if isinstance(qid, int) else 0
+        return self.record.qa.qid
 
     @property
     def provenance(self) -> dict[str, Any] | None:
@@ -57,10 +87,7 @@ class AuditItem:
 
     def choices(self) -> dict[str, str]:
         """The options as letter -> text ({} when the item has no usable choices)."""
-        raw = self.qa.get("choices")
-        if not isinstance(raw, dict):
-            return {}
-        return {str(k): v for k, v in raw.items() if isinstance(v, str)}
+        return self.record.qa.choices
 
 
 @dataclass(frozen=True)

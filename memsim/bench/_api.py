@@ -181,7 +181,7 @@ def _noise_schema(source: Source, options: BenchOptions) -> Path:
 
 def _data_is_chinese(source: Source) -> bool:
     for _, item in source.items():
-        return any(has_cjk(m["message"]) for m in item.messages)
+        return any(has_cjk(t.text) for t in item.turns)
     return False
 
 

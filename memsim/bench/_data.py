@@ -1,11 +1,12 @@
-"""Benchmark input: memsim's native datasets and MemDaily-format data, read the same way.
+"""Benchmark input: any dataset in a registered format, read through that format's one
+reader (:mod:`memsim.formats`).
 
 ``PATH`` may be a native dataset folder (holding ``dataset.jsonl``) or the
-``dataset.jsonl`` itself, a merged MemDaily ``memdaily.json``, or a folder of
-MemDaily per-type files ``NN_<type>_<scenario>.json``. Native records are streamed
-line by line; MemDaily files are read whole (they hold only the real messages).
-MemDaily items flagged as failed generations are left out, as the release's merged file
-does, and counted in the manifest.
+``dataset.jsonl`` itself, a merged MemDaily ``memdaily.json``, a folder of MemDaily
+per-type files ``NN_<type>_<scenario>.json``, or a file of another registered format.
+Native records are streamed (read twice: once for the selection, once to run); other
+formats are read whole. Items flagged as failed generations (MemDaily's markers) are
+left out, as the release's merged file does, and counted in the manifest.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 import numpy as np
 import orjson
 
-from memsim.dataset import MemDailyItem, drop_flagged, read_memdaily
+from memsim._io import MANIFEST
+from memsim.formats import FORMATS, detect_format
+from memsim.records import Record
+from memsim.schema import find_schema, schema_for_manifest
 
-Format = Literal["auto", "native", "memdaily"]
-NATIVE_FILE = "dataset.jsonl"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+Format = str
+"""``auto`` or a name in :data:`memsim.formats.FORMATS`."""
 MEMDAILY_NOISE_SCHEMA = "schemas/daily_life.zh.yaml"
 """The noise schema for MemDaily-format input (Chinese, like MemDaily), looked up in
 the working folder and then in memsim's source tree."""
@@ -32,28 +34,28 @@ the working folder and then in memsim's source tree."""
 @dataclass
 class Source:
     path: Path
-    format: Literal["native", "memdaily"]
+    format: str
     digest: str
     selected: list[int]
     """Indices (in file order) of the trajectories benchmarked."""
     total: int
     dropped_flagged: int = 0
-    _items: list[MemDailyItem] | None = field(default=None, repr=False)
+    _items: list[Record] | None = field(default=None, repr=False)
 
-    def items(self) -> Iterator[tuple[int, MemDailyItem]]:
-        """(index in the file, item) for every selected trajectory, in file order."""
+    def items(self) -> Iterator[tuple[int, Record]]:
+        """(index in the file, record) for every selected trajectory, in file order."""
         wanted = set(self.selected)
         if self._items is not None:
             for i in self.selected:
                 yield i, self._items[i]
             return
-        for i, item in enumerate(native_records(self.path)):
+        for i, item in enumerate(FORMATS.get(self.format).read(self.path)):
             if i in wanted:
                 yield i, item
 
     def sample_times(self) -> list[str]:
         for _, item in self.items():
-            return [m["time"] for m in item.messages] + [item.qa["time"]]
+            return [t.time for t in item.turns] + [item.qa.time]
         return []
 
 
@@ -62,67 +64,27 @@ def open_source(
 ) -> Source:
     """Find out what ``path`` holds and select the trajectories to run (see ``--limit``)."""
     path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: does not exist")
-    native = path / NATIVE_FILE if path.is_dir() else path
-    if fmt == "native" or (fmt == "auto" and native.suffix == ".jsonl" and native.is_file()):
-        if not native.is_file():
-            raise FileNotFoundError(f"{path}: holds no {NATIVE_FILE} (is it a memsim dataset?)")
-        types = [item.type for item in native_records(native)]
+    name = detect_format(path, None if fmt == "auto" else fmt)
+    if name == "native":
+        from memsim.formats.native import data_file
+
+        native = data_file(path)
+        types = [record.type for record in FORMATS.get(name).read(native)]
         return Source(
             native, "native", _digest_file(native), _select(types, limit, seed), len(types)
         )
-    items = read_memdaily(path)
-    kept = drop_flagged(items)
-    types = [item.type for item in kept]
+    records = list(FORMATS.get(name).read(path))
+    kept = [r for r in records if not r.flags]
+    types = [r.type for r in kept]
     return Source(
         path,
-        "memdaily",
+        name,
         _digest_path(path),
         _select(types, limit, seed),
         len(kept),
-        len(items) - len(kept),
+        len(records) - len(kept),
         kept,
     )
-
-
-def native_records(path: Path) -> Iterator[MemDailyItem]:
-    """The records of a ``dataset.jsonl``, with ``file:line`` in every error."""
-    try:
-        lines = open(path, "rb")  # noqa: SIM115  (closed by the with below; open errors named)
-    except OSError as e:
-        raise FileNotFoundError(f"{path}: cannot read: {e.strerror or e}") from e
-    with lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = orjson.loads(line)
-                qa = record["QA"]
-                item = MemDailyItem(
-                    type=record["type"],
-                    scenario=record["scenario"],
-                    tid=record["tid"],
-                    messages=tuple(_message(m) for m in record["message_list"]),
-                    qa={
-                        k: qa[k]
-                        for k in ("question", "choices", "ground_truth", "target_step_id", "time")
-                    }
-                    | {"provenance": qa.get("provenance", {})},
-                    source=str(path),
-                )
-            except orjson.JSONDecodeError as e:
-                raise ValueError(f"{path}:{number}: invalid JSON: {e.msg}") from e
-            except (KeyError, TypeError, AttributeError) as e:
-                problem = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-                raise ValueError(
-                    f"{path}:{number}: not a memsim trajectory record: {problem}"
-                ) from e
-            yield item
-
-
-def _message(m: dict[str, Any]) -> dict[str, Any]:
-    return {"mid": m["mid"], "message": m["message"], "time": m["time"], "place": m["place"]}
 
 
 def _select(types: list[str], limit: int | None, seed: int) -> list[int]:
@@ -158,52 +120,19 @@ def _digest_path(path: Path) -> str:
     return h.hexdigest()
 
 
-def find_schema(relative: str) -> Path | None:
-    """``relative`` in the working folder (returned as given), else in memsim's source tree."""
-    if Path(relative).is_file():
-        return Path(relative)
-    if (REPO_ROOT / relative).is_file():
-        return REPO_ROOT / relative
-    return None
-
-
 def native_noise_schema(source: Source) -> Path:
     """The schema a native dataset was generated from, named by its manifest: the file in
     ``schemas/`` (working folder, then memsim's source tree) with the manifest's sha256,
     else one whose ``name`` and ``locale`` match."""
-    manifest = source.path.parent / "manifest.json"
+    manifest = source.path.parent / MANIFEST
     try:
-        schema = orjson.loads(manifest.read_bytes())["schema"]
-        name, locale, digest = schema["name"], schema.get("locale"), schema.get("sha256")
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as e:
+        data = orjson.loads(manifest.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as e:
         raise ValueError(
             f"{manifest}: cannot tell which schema made this dataset ({e}); "
             "pass --noise-schema PATH"
         ) from e
-    files = [
-        f for base in (Path("schemas"), REPO_ROOT / "schemas") for f in sorted(base.glob("*.yaml"))
-    ]
-    for file in files:
-        if digest and _digest_file(file) == digest:
-            return file
-    for file in files:
-        if _names(file) == (name, locale):
-            return file
-    raise ValueError(
-        f"{manifest}: the dataset was made from schema '{name}' (locale {locale}), and no "
-        "schemas/*.yaml here is that schema; pass --noise-schema PATH"
-    )
-
-
-def _names(file: Path) -> tuple[object, object]:
-    """A schema file's top-level ``name`` and ``locale`` (None if it cannot be read)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None, None
-    return (data.get("name"), data.get("locale")) if isinstance(data, dict) else (None, None)
+    return schema_for_manifest(data, manifest, "--noise-schema")
 
 
 def memdaily_noise_schema() -> Path:

@@ -29,7 +29,6 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,7 +36,7 @@ from numpy.typing import NDArray
 from memsim.bench._pool import NoisePool
 from memsim.bench._times import TimeFormat
 from memsim.bench._types import BenchItem, Labels, Message, Query
-from memsim.dataset import MemDailyItem
+from memsim.records import Record, Turn
 
 WAKING = (7 * 60, 23 * 60)
 """Noise is sent from 07:00 to 22:59 (minutes of the day), as memsim's real messages."""
@@ -123,7 +122,7 @@ def gap_segments(times: list[int], asked: int, total: int) -> list[list[tuple[in
 
 
 def infuse(
-    raw: MemDailyItem,
+    raw: Record,
     level: int,
     fmt: TimeFormat,
     pool: NoisePool | None,
@@ -132,20 +131,20 @@ def infuse(
 ) -> BenchItem:
     """The trajectory at noise ``level`` (1 = as it is)."""
     key = f"{raw.type}/{raw.scenario}/{raw.tid}"
-    real = raw.messages
-    position = {m["mid"]: i for i, m in enumerate(real)}
+    real = raw.turns
+    position = {t.id: i for i, t in enumerate(real)}
     if len(position) != len(real):
-        raise ValueError(f"{raw.source}: {key}: two messages have the same mid")
-    missing = [t for t in raw.qa["target_step_id"] if t not in position]
+        raise ValueError(f"{key}: two messages have the same mid")
+    missing = [t for t in raw.qa.evidence if t not in position]
     if missing:
-        raise ValueError(f"{raw.source}: {key}: target_step_id {missing} names no message")
-    evidence = {position[t] for t in raw.qa["target_step_id"]}
+        raise ValueError(f"{key}: target_step_id {missing} names no message")
+    evidence = {position[t] for t in raw.qa.evidence}
     noise_count = (level - 1) * len(real)
     if noise_count == 0 or pool is None or not real:
         return _item(raw, key, [_real(i, m) for i, m in enumerate(real)], evidence, set())
 
-    times = [minutes(_parse(fmt, m["time"], raw, key)) for m in real]
-    asked = minutes(_parse(fmt, raw.qa["time"], raw, key))
+    times = [minutes(_parse(fmt, t.time, key)) for t in real]
+    asked = minutes(_parse(fmt, raw.qa.time, key))
     gaps = gap_segments(times, asked, noise_count)
     runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
     specs = iter(pool.draw(noise_count, allowed, rng))
@@ -156,7 +155,7 @@ def infuse(
         for minute in pick_minutes(segments, run, rng):
             when = from_minutes(minute)
             text = pool.render(next(specs), when, rng)
-            place = real[_nearest(times, gap, minute)]["place"]
+            place = real[_nearest(times, gap, minute)].place
             noise.add(len(messages))
             messages.append(Message(len(messages), text, fmt.render(when), place))
         if gap < len(real):
@@ -175,19 +174,19 @@ def _nearest(times: list[int], gap: int, minute: int) -> int:
     return gap - 1 if minute - times[gap - 1] <= times[gap] - minute else gap
 
 
-def _parse(fmt: TimeFormat, text: str, raw: MemDailyItem, key: str) -> dt.datetime:
+def _parse(fmt: TimeFormat, text: str, key: str) -> dt.datetime:
     when = fmt.parse(text)
     if when is None:
-        raise ValueError(f"{raw.source}: {key}: time {text!r} is not in the {fmt.name} format")
+        raise ValueError(f"{key}: time {text!r} is not in the {fmt.name} format")
     return when
 
 
-def _real(mid: int, m: dict[str, Any]) -> Message:
-    return Message(mid, m["message"], m["time"], m["place"])
+def _real(mid: int, turn: Turn) -> Message:
+    return Message(mid, turn.text, turn.time, turn.place)
 
 
 def _item(
-    raw: MemDailyItem, key: str, messages: list[Message], evidence: set[int], noise: set[int]
+    raw: Record, key: str, messages: list[Message], evidence: set[int], noise: set[int]
 ) -> BenchItem:
     qa = raw.qa
     return BenchItem(
@@ -195,8 +194,8 @@ def _item(
         qa_type=raw.type,
         scenario=raw.scenario,
         messages=tuple(messages),
-        query=Query(qa["question"], qa["time"]),
-        choices=dict(qa["choices"]),
-        ground_truth=qa["ground_truth"],
+        query=Query(qa.question, qa.time),
+        choices=qa.choices,
+        ground_truth=qa.gold or "",
         labels=Labels(frozenset(evidence), frozenset(noise)),
     )

@@ -26,7 +26,7 @@ from memsim.bench._reader import BATCH, Reader, ReaderItem, memory_line
 from memsim.bench._times import TimeFormat
 from memsim.bench._tokens import TokenCounter
 from memsim.bench._types import BenchItem, Message
-from memsim.dataset import MemDailyItem
+from memsim.records import Record
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
 
@@ -100,13 +100,14 @@ class BenchRun:
         self.cells = {(m.name, lv): Cell() for m in mechanisms for lv in levels}
         self.noise_stats = {lv: NoiseStats() for lv in levels}
 
-    def run(self, items: Iterable[tuple[int, MemDailyItem]]) -> None:
+    def run(self, items: Iterable[tuple[int, Record]]) -> None:
         for index, raw in items:
             allowed: list[int] = []
             if self.pool is not None and max(self.levels) > 1:
-                fact_ids = raw.qa.get("provenance", {}).get("fact_ids", [])
+                prov = raw.qa.provenance
+                fact_ids = list(prov.fact_ids) if prov is not None else []
                 scenarios = self.pool.question_scenarios(raw.scenario, fact_ids)
-                texts = [raw.qa["question"], *(m["message"] for m in raw.messages)]
+                texts = [raw.qa.question, *(t.text for t in raw.turns)]
                 allowed = self.pool.allowed(raw.type, scenarios, texts)
             for level in self.levels:
                 rng = np.random.default_rng(

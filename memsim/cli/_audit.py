@@ -10,22 +10,26 @@ import sys
 
 import click
 
+from memsim.cli._common import fail, format_names, user_errors
+from memsim.cli._common import progress_bar as _progress
+
 
 @click.command("audit")
 @click.argument("path", type=click.Path())
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["native", "memdaily"]),
+    type=click.Choice(format_names()),
     default=None,
     help="native = a memsim dataset folder (dataset.jsonl); memdaily = memdaily.json or a "
-    "folder of NN_type_scenario.json files. Detected when not given.",
+    "folder of NN_type_scenario.json files (see `memsim ls formats`). Detected when not given.",
 )
 @click.option(
     "--profiles",
     "profiles",
     type=click.Path(),
-    help="A memsim profiles folder, or MemDaily's graphs.json (found beside the files).",
+    help="A memsim profiles folder (native data), or MemDaily's graphs.json (found beside "
+    "the files).",
 )
 @click.option(
     "--schema",
@@ -62,14 +66,13 @@ def audit_cmd(
     from memsim._registry import UnknownPluginError
     from memsim.audit import CHECKS, load_context, open_source, run_audit
     from memsim.audit._markdown import summary_lines
-    from memsim.cli._main import _progress, fail, user_errors
 
     unknown = [c for c in checks if c not in CHECKS]
     if unknown:
         fail(f"unknown check(s) {unknown} (known: {', '.join(CHECKS.names())})")
     with user_errors():
         try:
-            source = open_source(path, fmt)  # type: ignore[arg-type]
+            source = open_source(path, fmt)
             ctx = load_context(source, profiles, schema_path)
             total = int(source.manifest.get("counts", {}).get("trajectories") or 0)
             report = run_audit(

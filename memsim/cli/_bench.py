@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for `memsim ls`)
+from memsim.cli._common import fail, format_names, user_errors
+from memsim.cli._common import progress_bar as _progress
 
 
 @click.command("bench")
@@ -14,11 +16,11 @@ import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", "native", "memdaily"]),
+    type=click.Choice(["auto", *format_names()]),
     default="auto",
     show_default=True,
     help="native: a memsim dataset folder or dataset.jsonl; memdaily: memdaily.json or a "
-    "folder of NN_<type>_<scenario>.json files.",
+    "folder of NN_<type>_<scenario>.json files; see `memsim ls formats`.",
 )
 @click.option(
     "--mechanisms",
@@ -125,7 +127,6 @@ def bench_cmd(
         parse_levels,
         run_bench,
     )
-    from memsim.cli._main import _progress, fail, user_errors
 
     with user_errors():
         names = (
@@ -140,7 +141,7 @@ def bench_cmd(
             k=k,
             seed=seed,
             limit=limit,
-            format=fmt,  # type: ignore[arg-type]  # click.Choice checked it
+            format=fmt,
             noise_schema=noise_schema,
             timings=timings,
             reader_args=_reader_args(reader, backend, model, base_url, concurrency, cache_dir),

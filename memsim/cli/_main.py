@@ -8,46 +8,21 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
 from memsim import __version__
-from memsim._io import OutputExistsError, atomic_write_bytes, dumps
+from memsim._io import atomic_write_bytes, dumps
+from memsim.cli._audit import audit_cmd
+from memsim.cli._bench import bench_cmd
+from memsim.cli._common import BAD_INPUT, fail, format_names, user_errors
+from memsim.cli._common import load as _load
+from memsim.cli._common import progress_bar as _progress
+from memsim.cli._export import export_cmd
 from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
-from memsim.schema import Schema, SchemaError, load_schema
-
-BAD_INPUT = 2
-
-
-def fail(message: str) -> NoReturn:
-    click.echo(f"memsim: error: {message}", err=True)
-    sys.exit(BAD_INPUT)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the errors a user can fix into a clear message and exit status 2."""
-    from memsim.graph import MissingExtraError
-
-    try:
-        yield
-    except SchemaError as exc:
-        for line in exc.messages:
-            click.echo(line, err=True)
-        click.echo(f"memsim: {len(exc.messages)} problem(s) found", err=True)
-        sys.exit(BAD_INPUT)
-    except (OutputExistsError, MissingExtraError, FileNotFoundError, ValueError) as exc:
-        fail(str(exc))
-
-
-def _load(path: str) -> Schema:
-    with user_errors():
-        return load_schema(path)
-
+from memsim.schema import SchemaError, load_schema
 
 schema_option = click.option(
     "--schema",
@@ -205,13 +180,6 @@ def profiles_cmd(
     click.echo(f"wrote {count} profiles to {out}")
 
 
-def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
-    from tqdm import tqdm
-
-    disable = not sys.stderr.isatty() if enabled is None else not enabled
-    return tqdm(items, total=total, unit=f" {unit}", disable=disable, file=sys.stderr)
-
-
 # --- dataset ---------------------------------------------------------------------------
 @main.command("generate")
 @schema_option
@@ -247,6 +215,13 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
     help="Worker processes; the output is identical for any number.",
 )
 @click.option(
+    "--formats",
+    default="memdaily",
+    show_default=True,
+    help="Comma-separated formats written beside dataset.jsonl (native, always written; "
+    "see `memsim ls formats`); '' or native for none.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 @llm_options
@@ -258,10 +233,12 @@ def generate_cmd(
     per_type: int,
     types: str,
     workers: int,
+    formats: str,
     progress: bool | None,
     **llm: Any,
 ) -> None:
-    """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
+    """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
+    manifest."""
     from memsim.dataset import GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
 
@@ -271,6 +248,10 @@ def generate_cmd(
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")
+    wanted = [f.strip() for f in formats.split(",") if f.strip() and f.strip() != "native"]
+    unknown_formats = [f for f in wanted if f not in format_names()]
+    if unknown_formats:
+        fail(f"unknown format(s) {unknown_formats} (known: {', '.join(format_names())})")
     options = GenerateOptions(
         seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
     )
@@ -284,6 +265,7 @@ def generate_cmd(
             progress=lambda it, total: _progress(it, total, "trajectories", progress),
             workers=workers,
             rewrite=rewrite,
+            formats=tuple(dict.fromkeys(wanted)),
         )
     click.echo(
         f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
@@ -298,6 +280,7 @@ def generate_cmd(
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
     import memsim.audit
+    import memsim.formats
     import memsim.llm
     import memsim.qa
     import memsim.sampling
@@ -308,14 +291,14 @@ def ls_cmd(family: str | None) -> None:
         for name, reg in sorted(REGISTRIES.items()):
             click.echo(f"{name}: {', '.join(reg.names())}")
         return
+    if family not in REGISTRIES and family.endswith("s") and family[:-1] in REGISTRIES:
+        family = family[:-1]  # `memsim ls formats` lists the format family
     if family not in REGISTRIES:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():
         click.echo(name)
 
 
-from memsim.cli._audit import audit_cmd  # noqa: E402
-from memsim.cli._bench import bench_cmd  # noqa: E402
-
 main.add_command(audit_cmd)
 main.add_command(bench_cmd)
+main.add_command(export_cmd)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,31 +11,21 @@ from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._generate import (
     GenerateOptions,
     GenerationError,
-    check_profiles,
     generate_records,
-    make_context,
     make_record,
     manifest_for,
     plan,
 )
-from memsim.dataset._memdaily import (
-    MemDailyFormatError,
-    MemDailyItem,
-    MemDailyStream,
-    drop_flagged,
-    memdaily_entry,
-    read_memdaily,
-    to_memdaily,
-    write_memdaily,
-)
-from memsim.dataset._write import DATASET_KIND, write_dataset
+from memsim.dataset._write import DATASET_KIND, DEFAULT_FORMATS, write_dataset
+from memsim.profile import check_profiles
+from memsim.records import Record
 from memsim.schema import Schema
 from memsim.verbalize import load_locale
 
 if TYPE_CHECKING:  # the LLM pass is imported only when it is used
     from memsim.rewrite import RewriteOptions
 
-Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
+Progress = Callable[[Iterable[Record], int], Iterable[Record]]
 
 
 def generate_dataset(
@@ -47,21 +37,23 @@ def generate_dataset(
     progress: Progress | None = None,
     workers: int = 1,
     rewrite: RewriteOptions | None = None,
+    formats: Sequence[str] = DEFAULT_FORMATS,
 ) -> dict[str, Any]:
     """Generate and write a whole dataset folder atomically; return the counts.
 
     With ``rewrite``, template records go through an LLM rewrite pass
     (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
-    the data needed (also in the manifest) and what this run did (``run``)."""
+    the data needed (also in the manifest) and what this run did (``run``).
+    ``formats`` are written beside the native ``dataset.jsonl`` (always written)."""
     total = len(plan(options))
-    profiles_manifest = check_profiles(profiles, schema, total)
+    profiles_manifest = check_profiles(profiles, schema.name, total)
     with ExitStack() as stack:
         rewriter = None
         if rewrite is not None:
             from memsim.rewrite import open_rewriter
 
             rewriter = stack.enter_context(open_rewriter(schema, options.seed, profiles, rewrite))
-        records: Iterable[dict[str, Any]] = generate_records(
+        records: Iterable[Record] = generate_records(
             schema, profiles, options, workers, rewriter.ctx if rewriter else None
         )
         if rewriter is not None:
@@ -73,8 +65,8 @@ def generate_dataset(
 
                 records = with_llm_postfix(records, rewriter)
 
-        def manifest(counts: dict[str, Any]) -> dict[str, Any]:
-            made = manifest_for(schema, schema_path, profiles_manifest, options, counts)
+        def manifest(counts: dict[str, Any], files: list[str]) -> dict[str, Any]:
+            made = manifest_for(schema, schema_path, profiles_manifest, options, counts, files)
             return made | {"llm": rewriter.manifest()} if rewriter is not None else made
 
         counts = write_dataset(
@@ -87,6 +79,7 @@ def generate_dataset(
             card_notes=[
                 f"Locale: {schema.locale} (the language of messages, questions and options)."
             ],
+            formats=formats,
         )
         if rewriter is not None:
             from memsim.rewrite import log_run
@@ -97,23 +90,15 @@ def generate_dataset(
 
 __all__ = [
     "DATASET_KIND",
+    "DEFAULT_FORMATS",
     "DataCard",
     "GenerateOptions",
     "GenerationError",
-    "MemDailyFormatError",
-    "MemDailyItem",
-    "MemDailyStream",
     "data_card",
-    "drop_flagged",
     "generate_dataset",
     "generate_records",
-    "make_context",
     "make_record",
-    "memdaily_entry",
     "plan",
-    "read_memdaily",
-    "to_memdaily",
     "write_data_card",
     "write_dataset",
-    "write_memdaily",
 ]

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from memsim._io import atomic_write_text
-from memsim.dataset._memdaily import TYPES, MemDailyItem
+from memsim.formats.memdaily import TYPES
+from memsim.records import Record
 
 TOKENIZER_MODELS = {"o200k_base": "GPT-4o", "cl100k_base": "GPT-4 / GPT-3.5"}
 """Which models use a tokenizer, for the card's note."""
@@ -115,7 +116,7 @@ class DataCard:
         return buf.getvalue()
 
 
-def data_card(items: Iterable[MemDailyItem], tokenizer_name: str = "o200k_base") -> DataCard:
+def data_card(items: Iterable[Record], tokenizer_name: str = "o200k_base") -> DataCard:
     """The card of ``items`` (filter them first: every item given is counted).
 
     Needs the optional package ``bpe-openai`` (``pip install 'memsim[tokens]'``).
@@ -126,10 +127,10 @@ def data_card(items: Iterable[MemDailyItem], tokenizer_name: str = "o200k_base")
     for item in items:
         s = stats.setdefault(item.type, [0, 0, 0, 0, 0])
         s[0] += 1
-        s[1] += len(item.messages)
+        s[1] += len(item.turns)
         s[2] += 1  # MemDaily has one question per trajectory
-        for message in item.messages:
-            n = count(message["message"])
+        for turn in item.turns:
+            n = count(turn.text)
             s[3] += n
             s[4] += n * n
     order = [t for t in TYPES if t in stats] + [t for t in stats if t not in TYPES]

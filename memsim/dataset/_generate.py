@@ -16,24 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 
 from memsim import __version__
-from memsim.graph import BRNet
-from memsim.profile import Profile
-from memsim.profile._store import read_manifest
-from memsim.qa import KIND_ORDER, QA_KINDS, QAContext, ValuePool, assign_letters
-from memsim.qa._choices import POOL_START
-from memsim.sampling import ProfileSampler
+from memsim._io import DATASET_FILE
+from memsim.profile import Profile, load_profile
+from memsim.qa import KIND_ORDER, QA_KINDS, QAContext, assign_letters, make_context
+from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
-from memsim.verbalize import TemplateVerbalizer, load_locale
 
-RECORD_FORMAT = 1
 MAX_ATTEMPTS = 400
 """Draws of a question from one profile before giving up (kinds reject draws that
 would give a cue away or that the profile cannot support)."""
-NOISE_PROFILES = 300
 
 
 class GenerationError(ValueError):
@@ -71,24 +65,13 @@ def plan(options: GenerateOptions) -> list[tuple[str, str]]:
     return out
 
 
-def make_context(schema: Schema, seed: int) -> QAContext:
-    net = BRNet(schema)
-    locale = load_locale(schema.locale)
-    noise = tuple(
-        ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
-    )
-    return QAContext(
-        schema, net, locale, TemplateVerbalizer(schema, locale), ValuePool.sample(net, seed), noise
-    )
-
-
 def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid)))
 
 
 def make_record(
     ctx: QAContext, profile: Profile, kind: str, scenario: str, tid: int, seed: int
-) -> dict[str, Any]:
+) -> Record:
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
     for _ in range(MAX_ATTEMPTS):
@@ -107,62 +90,37 @@ def make_record(
     evidence_ids = {f.id for f in draft.evidence}
     target = [m.mid for m in messages if m.role == "evidence" and evidence_ids & set(m.facts)]
     when = asked_at.isoformat(timespec="minutes")
-    return {
-        "format_version": RECORD_FORMAT,
-        "tid": tid,
-        "type": kind,
-        "scenario": scenario,
-        "profile_id": profile.id,
-        "locale": ctx.loc.code,
+    turns = tuple(
         # which verbalizer made each message; an LLM pass may change it (memsim.rewrite)
-        "message_list": [m.to_json() | {"verbalizer": "template"} for m in messages],
-        "QA": {
-            "qid": 0,
-            "question": draft.question,
-            "answer": draft.answer,
-            "choices": choices,
-            "ground_truth": letter,
-            "target_step_id": target,
-            "time": when,
-            "provenance": {
-                "fact_ids": sorted(evidence_ids),
-                "withheld": [f.id for f in draft.withheld],
-                "transform": draft.transform,
-                "params": draft.params,
-                "reference_time": when,
-                "answer_value": draft.answer_value,
-            },
-            "verbalizer": "template",
-        },
-    }
-
-
-def load_profile(folder: Path, index: int) -> Profile:
-    path = folder / f"p{index:06d}.json"
-    try:
-        return Profile.from_json(orjson.loads(path.read_bytes()))
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"{path}: missing; the profiles folder has too few profiles"
-        ) from None
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: not a valid profile: {exc}") from None
-
-
-def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
-    manifest = read_manifest(folder)
-    name = manifest.get("schema", {}).get("name")
-    if name != schema.name:
-        raise ValueError(
-            f"{folder}: profiles were sampled from schema '{name}', not '{schema.name}'"
-        )
-    start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
-    if start != 0 or count < needed:
-        raise ValueError(
-            f"{folder}: holds profiles {start}..{start + count - 1}; "
-            f"this dataset needs profiles 0..{needed - 1} (one per trajectory)"
-        )
-    return manifest
+        Turn(m.mid, USER, m.text, m.time, m.place, m.role, tuple(m.facts))
+        for m in messages
+    )
+    qa = QA(
+        question=draft.question,
+        answer=draft.answer,
+        options=tuple(choices.values()),
+        gold=letter,
+        evidence=tuple(target),
+        time=when,
+        provenance=Provenance(
+            fact_ids=tuple(sorted(evidence_ids)),
+            withheld=tuple(f.id for f in draft.withheld),
+            transform=draft.transform,
+            params=draft.params,
+            reference_time=when,
+            answer_value=draft.answer_value,
+        ),
+    )
+    start = turns[0].time if turns else when
+    return Record(
+        tid=tid,
+        type=kind,
+        scenario=scenario,
+        sessions=(Session("s0", start, turns),),
+        qa=qa,
+        profile_id=profile.id,
+        locale=ctx.loc.code,
+    )
 
 
 def generate_records(
@@ -171,7 +129,7 @@ def generate_records(
     options: GenerateOptions,
     workers: int = 1,
     ctx: QAContext | None = None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Record]:
     """Every trajectory record, in plan order (streamed, nothing is held).
 
     With ``workers`` > 1, trajectories are made in worker processes and collected in
@@ -199,7 +157,7 @@ def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
     _WORKER.update(ctx=make_context(schema, seed), profiles=profiles, seed=seed)
 
 
-def _make_in_worker(step: tuple[int, tuple[str, str]]) -> dict[str, Any]:
+def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:
     tid, (kind, scenario) = step
     profile = load_profile(_WORKER["profiles"], tid)
     return make_record(_WORKER["ctx"], profile, kind, scenario, tid, _WORKER["seed"])
@@ -215,7 +173,10 @@ def manifest_for(
     profiles_manifest: dict[str, Any],
     options: GenerateOptions,
     counts: dict[str, Any],
+    files: list[str],
 ) -> dict[str, Any]:
+    """The manifest of a generated dataset; ``files`` are those written beside
+    ``dataset.jsonl`` by the other formats asked for."""
     return {
         "kind": "dataset",
         "memsim_version": __version__,
@@ -231,5 +192,5 @@ def manifest_for(
         },
         "options": options.to_json(),
         "counts": counts,
-        "files": ["dataset.jsonl", "memdaily.json"],
+        "files": [DATASET_FILE, *files],
     }

@@ -1,41 +1,28 @@
 """Write a dataset folder in one atomic step, streaming: memory stays flat however
 many trajectories there are.
 
-Files: ``dataset.jsonl`` (native records with provenance), ``memdaily.json`` (the
-MemDaily layout, ``{type: {scenario: [{tid, message_list, QA}]}}``), the data card
-(``data_card.md`` and ``data_card.csv``) and ``manifest.json``.
+Files: ``dataset.jsonl`` (native records with provenance, always), one file set per
+other format asked for (by default ``memdaily.json``, the MemDaily layout
+``{type: {scenario: [{tid, message_list, QA}]}}``), the data card (``data_card.md`` and
+``data_card.csv``) and ``manifest.json``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from memsim._io import MANIFEST, atomic_output_dir, dumps
+from memsim._io import DATASET_FILE, MANIFEST, atomic_output_dir, dumps
 from memsim.dataset._card import data_card, write_data_card
-from memsim.dataset._memdaily import MemDailyItem, MemDailyStream
+from memsim.formats import FORMATS, ExportInfo
+from memsim.formats.native import read_located, record_line
+from memsim.records import Record
 from memsim.verbalize import LocaleData
 
 DATASET_KIND = "dataset"
-
-
-def native_items(path: Path) -> Iterator[MemDailyItem]:
-    """The trajectories of a ``dataset.jsonl`` as MemDaily items, read line by line."""
-    with open(path, "rb") as lines:
-        for line in lines:
-            record = orjson.loads(line)
-            yield MemDailyItem(
-                type=record["type"],
-                scenario=record["scenario"],
-                tid=record["tid"],
-                messages=tuple(record["message_list"]),
-                qa=record["QA"],
-                source=str(path),
-                flags=(),
-            )
+DEFAULT_FORMATS = ("memdaily",)
+"""Formats written beside dataset.jsonl unless told otherwise."""
 
 
 def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]:
@@ -44,7 +31,7 @@ def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]
     added under the table (the dataset's locale)."""
     md, csv = folder / "data_card.md", folder / "data_card.csv"
     try:
-        card = data_card(native_items(folder / "dataset.jsonl"))
+        card = data_card(x.record for x in read_located(folder / DATASET_FILE))
     except ImportError as exc:
         md.write_text(f"# {title}\n\nNo data card: {exc}\n", encoding="utf-8")
         return [md.name]
@@ -53,30 +40,33 @@ def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]
 
 
 def write_dataset(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[Record],
     out: str | Path,
     loc: LocaleData,
-    manifest: Callable[[dict[str, Any]], dict[str, Any]],
+    manifest: Callable[[dict[str, Any], list[str]], dict[str, Any]],
     card_title: str | None = "Data card",
     card_notes: Iterable[str] = (),
+    formats: Sequence[str] = DEFAULT_FORMATS,
 ) -> dict[str, Any]:
     """Stream records into ``out``; return the counts. ``manifest`` builds the manifest
-    from the counts; the data card is computed by reading the written lines back."""
+    from the counts and the other formats' files; those files and the data card are
+    made by reading the written lines back."""
     counts: dict[str, Any] = {"trajectories": 0, "messages": 0, "by_type": {}}
+    writers = [(name, FORMATS.get(name)) for name in formats if name != "native"]
     with atomic_output_dir(out, DATASET_KIND) as stage:
-        with (
-            open(stage / "dataset.jsonl", "wb") as native,
-            open(stage / "memdaily.json", "wb") as md,
-        ):
-            stream = MemDailyStream(md, loc)
+        with open(stage / DATASET_FILE, "wb") as native:
             for record in records:
-                native.write(orjson.dumps(record) + b"\n")
-                stream.add(record)
+                native.write(record_line(record))
                 counts["trajectories"] += 1
-                counts["messages"] += len(record["message_list"])
-                by_type = counts["by_type"].setdefault(record["type"], {})
-                by_type[record["scenario"]] = by_type.get(record["scenario"], 0) + 1
-            stream.close()
+                counts["messages"] += len(record.turns)
+                by_type = counts["by_type"].setdefault(record.type, {})
+                by_type[record.scenario] = by_type.get(record.scenario, 0) + 1
+        files: list[str] = []
+        info = ExportInfo(locale=loc.code)
+        for _, writer in writers:
+            again = (x.record for x in read_located(stage / DATASET_FILE))
+            files += writer.write(again, stage, info)
         written = write_card(stage, card_title, card_notes) if card_title else []
-        (stage / MANIFEST).write_bytes(dumps({**manifest(counts), "card_files": written}))
+        made = manifest(counts, files)
+        (stage / MANIFEST).write_bytes(dumps({**made, "card_files": written}))
     return counts

@@ -1,6 +1,14 @@
 """Stage 3: profiles (sampled ground truth) and their JSON files."""
 
-from memsim.profile._store import PROFILES_KIND, read_profiles, write_profiles
+from memsim.profile._store import (
+    PROFILES_KIND,
+    check_profiles,
+    load_profile,
+    profile_file,
+    read_manifest,
+    read_profiles,
+    write_profiles,
+)
 from memsim.profile._types import PROFILE_FORMAT, ChangeEvent, Entity, Fact, Profile, ValueStep
 
 __all__ = [
@@ -11,6 +19,10 @@ __all__ = [
     "Fact",
     "Profile",
     "ValueStep",
+    "check_profiles",
+    "load_profile",
+    "profile_file",
+    "read_manifest",
     "read_profiles",
     "write_profiles",
 ]

@@ -14,6 +14,12 @@ from memsim.profile._types import Profile
 PROFILES_KIND = "profiles"
 
 
+def profile_file(profile: int | str) -> str:
+    """The file name of a profile in a profiles folder, from its index or its id
+    (``p000123.json``: the id is ``p`` and the index on six digits)."""
+    return f"p{profile:06d}.json" if isinstance(profile, int) else f"{profile}.json"
+
+
 def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[str, Any]) -> int:
     """Write every profile and the manifest into ``out`` in one atomic step; return the count.
 
@@ -23,7 +29,7 @@ def write_profiles(profiles: Iterable[Profile], out: str | Path, manifest: dict[
     count = 0
     with atomic_output_dir(out, PROFILES_KIND) as stage:
         for profile in profiles:
-            (stage / f"{profile.id}.json").write_bytes(dumps(profile.to_json()))
+            (stage / profile_file(profile.id)).write_bytes(dumps(profile.to_json()))
             count += 1
         (stage / MANIFEST).write_bytes(dumps({**manifest, "kind": PROFILES_KIND, "count": count}))
     return count
@@ -51,3 +57,34 @@ def read_profiles(folder: str | Path) -> Iterator[Profile]:
             yield Profile.from_json(orjson.loads(path.read_bytes()))
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path}: not a valid profile: {exc}") from None
+
+
+def load_profile(folder: Path, index: int) -> Profile:
+    """Profile ``index`` of a profiles folder; a missing or broken file is named."""
+    path = folder / profile_file(index)
+    try:
+        return Profile.from_json(orjson.loads(path.read_bytes()))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path}: missing; the profiles folder has too few profiles"
+        ) from None
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a valid profile: {exc}") from None
+
+
+def check_profiles(folder: Path, schema_name: str, needed: int) -> dict[str, Any]:
+    """The folder's manifest, once it is shown to hold profiles ``0..needed-1`` sampled
+    from the schema named ``schema_name``."""
+    manifest = read_manifest(folder)
+    name = manifest.get("schema", {}).get("name")
+    if name != schema_name:
+        raise ValueError(
+            f"{folder}: profiles were sampled from schema '{name}', not '{schema_name}'"
+        )
+    start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
+    if start != 0 or count < needed:
+        raise ValueError(
+            f"{folder}: holds profiles {start}..{start + count - 1}; "
+            f"this dataset needs profiles 0..{needed - 1} (one per trajectory)"
+        )
+    return manifest

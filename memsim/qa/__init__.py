@@ -4,7 +4,8 @@ from memsim.qa import aggregative, comparative, conditional, noisy, post_process
 from memsim.qa._choices import ValuePool, assign_letters, normalise, numeric_options, pick_distinct
 from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
 from memsim.qa._registry import QA_KINDS, QAKind
-from memsim.qa._types import LETTERS, Draft, FactRef, Message, QAItem
+from memsim.qa._setup import make_context
+from memsim.qa._types import LETTERS, Draft, FactRef, Message
 
 KIND_ORDER = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
 
@@ -18,13 +19,13 @@ __all__ = [
     "FactRef",
     "Message",
     "QAContext",
-    "QAItem",
     "QAKind",
     "ValuePool",
     "aggregative",
     "assign_letters",
     "comparative",
     "conditional",
+    "make_context",
     "noisy",
     "normalise",
     "numeric_options",

@@ -65,26 +65,3 @@ class Message:
             "role": self.role,
             "facts": list(self.facts),
         }
-
-
-@dataclass(frozen=True)
-class QAItem:
-    question: str
-    answer: str
-    choices: dict[str, str]
-    ground_truth: str
-    target_step_id: tuple[int, ...]
-    time: str
-    provenance: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "qid": 0,
-            "question": self.question,
-            "answer": self.answer,
-            "choices": dict(self.choices),
-            "ground_truth": self.ground_truth,
-            "target_step_id": list(self.target_step_id),
-            "time": self.time,
-            "provenance": self.provenance,
-        }

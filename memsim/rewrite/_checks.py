@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from memsim.profile import Profile
 from memsim.qa import QAContext
+from memsim.records import Record, Turn
 from memsim.verbalize import value_at
 from memsim.verify import StatedFact, Vocabulary, check_rewrite, text_stated, vocabulary_for
 
@@ -43,14 +43,12 @@ def rewrite_vocabulary(ctx: QAContext) -> Vocabulary:
     return vocabulary_for(ctx.schema, ctx.loc, sorted(extra))
 
 
-def stated_facts(
-    message: Mapping[str, Any], profile: Profile, noise: Mapping[str, Profile]
-) -> list[StatedFact]:
+def stated_facts(message: Turn, profile: Profile, noise: Mapping[str, Profile]) -> list[StatedFact]:
     """The facts a message states, with their values at the message's time. Noise
     facts (``p001000123:relative[0].age``) come from their own profile."""
-    when = dt.datetime.fromisoformat(message["time"])
+    when = dt.datetime.fromisoformat(message.time)
     out = []
-    for fact_id in message["facts"]:
+    for fact_id in message.facts:
         owner = profile
         if ":" in fact_id:
             source, fact_id = fact_id.split(":", 1)
@@ -68,15 +66,17 @@ def message_problems(
     return check_rewrite(template, rewrite, facts, ctx.loc, vocab)
 
 
-def question_phrases(record: Mapping[str, Any], profile: Profile, ctx: QAContext) -> list[str]:
+def question_phrases(record: Record, profile: Profile, ctx: QAContext) -> list[str]:
     """What a paraphrase of this record's question must keep, or [] when it is not
     paraphrased. Only questions that ask one attribute of one entity as it is (simple,
     conditional, noisy) are: the wording of comparisons, counts, transforms and hybrids
     carries exact meaning ("more than" vs "at least", "the last 3 digits") that a
     paraphrase could change without any check noticing."""
-    provenance = record["QA"]["provenance"]
-    params = provenance["params"]
-    if provenance["transform"] != "identity" or not {"entity", "attribute"} <= set(params):
+    provenance = record.qa.provenance
+    if provenance is None:
+        return []
+    params = provenance.params
+    if provenance.transform != "identity" or not {"entity", "attribute"} <= set(params):
         return []
     entity = profile.entity(params["entity"])
     phrases = [ctx.label(entity, params["attribute"])]

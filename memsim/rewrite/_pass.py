@@ -22,14 +22,14 @@ import datetime as dt
 import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from memsim.dataset._generate import load_profile
 from memsim.llm import ChatRequest, LLMClient, LLMConfigError, LLMFailure
-from memsim.profile import Entity, Profile
+from memsim.profile import Entity, Profile, load_profile
 from memsim.qa import QAContext
+from memsim.records import QA, Record, Turn
 from memsim.rewrite._checks import (
     message_problems,
     question_phrases,
@@ -40,7 +40,8 @@ from memsim.rewrite._checks import (
 )
 from memsim.rewrite._prompts import load_prompts
 
-Record = dict[str, Any]
+Text = TypeVar("Text", Turn, QA)
+"""What the pass rewrites: a turn's text or a question."""
 
 
 class LLMUnavailableError(LLMConfigError):
@@ -132,7 +133,9 @@ class Rewriter:
         window: deque[concurrent.futures.Future[Record]] = deque()
         try:
             for record in records:
-                profile = load_profile(self.profiles, int(record["profile_id"][1:]))
+                if record.profile_id is None:
+                    raise ValueError(f"record {record.tid}: names no profile to rewrite from")
+                profile = load_profile(self.profiles, int(record.profile_id[1:]))
                 window.append(self.client.submit(self._record(record, profile)))
                 if len(window) >= self.window:
                     yield self._result(window.popleft())
@@ -151,22 +154,24 @@ class Rewriter:
             raise
 
     async def _record(self, record: Record, profile: Profile) -> Record:
+        """The record with its turns (and question) rewritten; its profile given."""
         users = profile.of_kind("user")
         user = users[0] if users else None
-        messages = await asyncio.gather(
-            *(self._message(m, profile, user) for m in record["message_list"])
-        )
+        sessions = []
+        for session in record.sessions:
+            turns = await asyncio.gather(*(self._message(t, profile, user) for t in session.turns))
+            sessions.append(replace(session, turns=tuple(turns)))
         qa = await self._question(record, profile, user)
-        return {**record, "message_list": list(messages), "QA": qa}
+        return replace(record, sessions=tuple(sessions), qa=qa)
 
-    async def _message(self, m: Record, profile: Profile, user: Entity | None) -> Record:
-        if not m["facts"]:
+    async def _message(self, turn: Turn, profile: Profile, user: Entity | None) -> Turn:
+        if not turn.facts:
             self.account.messages["template"] += 1
-            return {**m, "verbalizer": "template"}
-        facts = stated_facts(m, profile, self.noise)
+            return replace(turn, verbalizer="template")
+        facts = stated_facts(turn, profile, self.noise)
         return await self._rewrite(
-            m,
-            "message",
+            turn,
+            turn.text,
             user,
             self.prompts.message_request,
             lambda template, rewrite: message_problems(
@@ -175,17 +180,17 @@ class Rewriter:
             self.account.messages,
         )
 
-    async def _question(self, record: Record, profile: Profile, user: Entity | None) -> Any:
-        qa = record["QA"]
+    async def _question(self, record: Record, profile: Profile, user: Entity | None) -> QA:
+        qa = record.qa
         if not self.options.paraphrase_questions:
             return qa
         phrases = question_phrases(record, profile, self.ctx)
         if not phrases:
             self.account.questions["template"] += 1
-            return {**qa, "verbalizer": "template"}
+            return replace(qa, verbalizer="template")
         return await self._rewrite(
             qa,
-            "question",
+            qa.question,
             user,
             self.prompts.question_request,
             lambda template, rewrite: question_problems(
@@ -196,18 +201,18 @@ class Rewriter:
 
     async def _rewrite(
         self,
-        item: Record,
-        key: str,
+        item: Text,
+        template: str,
         user: Entity | None,
         request: Callable[[str, str, int, float, int], ChatRequest],
         problems: Callable[[str, str], list[str]],
         paths: Counter[str],
-    ) -> Record:
-        """``item`` with its ``key`` text rewritten in the user's voice (as of the item's
-        time) and verified, or kept; the path taken is counted in ``paths``."""
-        template = item[key]
+    ) -> Text:
+        """``item`` (a turn or a question) with its ``template`` text rewritten in the
+        user's voice (as of the item's time) and verified, or kept; the path taken is
+        counted in ``paths``."""
         persona = self.prompts.persona_text(
-            user, self.ctx.loc, dt.datetime.fromisoformat(item["time"])
+            user, self.ctx.loc, dt.datetime.fromisoformat(item.time)
         )
         o = self.options
         text, path = await self._attempts(
@@ -215,8 +220,10 @@ class Rewriter:
             lambda rewrite: problems(template, rewrite),
         )
         paths[path] += 1
-        out = {**item, key: text or template, "verbalizer": path}
-        return out | {"template": template} if path == "llm" else out
+        kept = template if path == "llm" else ""
+        if isinstance(item, Turn):
+            return replace(item, text=text or template, verbalizer=path, template=kept)
+        return replace(item, question=text or template, verbalizer=path, template=kept)
 
     async def _attempts(
         self, request: Callable[[int], ChatRequest], problems: Callable[[str], list[str]]

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import orjson
 
 from memsim.llm import default_cache_dir, make_client
+from memsim.qa import make_context
 from memsim.rewrite._pass import RewriteOptions, Rewriter
 from memsim.schema import Schema
 
@@ -29,8 +30,6 @@ def open_rewriter(
     schema: Schema, seed: int, profiles: Path, options: RewriteOptions
 ) -> Iterator[Rewriter]:
     """A rewriter with its client (closed on exit) and the generation context."""
-    from memsim.dataset._generate import make_context
-
     client = make_client(
         options.backend,
         options.model,

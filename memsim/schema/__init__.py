@@ -17,6 +17,7 @@ from memsim.schema._distributions import (
     UniformInt,
     combination,
 )
+from memsim.schema._find import find_schema, schema_for_manifest
 from memsim.schema._load import SchemaError, load_schema, parse_schema
 from memsim.schema._models import FORMAT_VERSION, Attribute, Change, EntityKind, Schema, Timeline
 from memsim.schema._refs import NodeKey, all_node_keys, node_id, node_parents, resolve_ref, slot_id
@@ -57,11 +58,13 @@ __all__ = [
     "all_node_keys",
     "check_probs",
     "combination",
+    "find_schema",
     "json_schema",
     "load_schema",
     "node_id",
     "node_parents",
     "parse_schema",
     "resolve_ref",
+    "schema_for_manifest",
     "slot_id",
 ]

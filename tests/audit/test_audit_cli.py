@@ -62,7 +62,7 @@ def test_bad_input_exits_2_naming_the_place(
     assert "Traceback" not in broken.stderr
     shape = raw_native("shape", [{"tid": 0}])
     result = memsim(str(shape))
-    assert result.returncode == 2 and "dataset.jsonl:1: not a memsim record" in result.stderr
+    assert result.returncode == 2 and "dataset.jsonl:1: message_list: missing" in result.stderr
     unknown = memsim(str(shape), "--check", "no_such_check")
     assert unknown.returncode == 2 and "unknown check" in unknown.stderr
     native = memsim(str(tmp_path), "--format", "native")

@@ -14,7 +14,7 @@ from scipy.stats import chi2
 
 from memsim.bench import NoisePool, detect_format, infuse, open_source, sample_composition
 from memsim.bench._times import MEMDAILY_TEMPLATE, MEMDAILY_WEEKDAYS, TimeFormat
-from memsim.dataset import MemDailyItem
+from memsim.records import QA, USER, Record, Session, Turn
 
 P_MIN = 1e-4
 """Uniformity tests fail when the chi-square p-value is below this: a correct sampler
@@ -35,25 +35,13 @@ def item(
     target: list[int],
     typ: str = "simple",
     texts: list[str] | None = None,
-) -> MemDailyItem:
+) -> Record:
     texts = texts or [f"Real message number {i}." for i in range(len(times))]
-    return MemDailyItem(
-        type=typ,
-        scenario="roles",
-        tid=0,
-        messages=tuple(
-            {"mid": i, "message": t, "time": w, "place": f"place {i}"}
-            for i, (t, w) in enumerate(zip(texts, times, strict=True))
-        ),
-        qa={
-            "question": "What is it?",
-            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
-            "ground_truth": "A",
-            "target_step_id": target,
-            "time": asked,
-        },
-        source="test",
+    turns = tuple(
+        Turn(i, USER, t, w, f"place {i}") for i, (t, w) in enumerate(zip(texts, times, strict=True))
     )
+    qa = QA("What is it?", "a", ("a", "b", "c", "d"), "A", tuple(target), asked)
+    return Record(0, typ, "roles", (Session("s0", times[0] if times else asked, turns),), qa)
 
 
 def test_composition_is_uniform_when_there_is_room() -> None:
@@ -89,23 +77,23 @@ def test_real_message_position_is_uniform(en_pool: NoisePool) -> None:
     assert chi_square_p([positions[i] for i in range(10)]) > P_MIN
 
 
-def check_infused(raw: MemDailyItem, out: Any, level: int, fmt: TimeFormat) -> None:
-    n = len(raw.messages)
+def check_infused(raw: Record, out: Any, level: int, fmt: TimeFormat) -> None:
+    n = len(raw.turns)
     assert len(out.messages) == level * n and len(out.labels.noise) == (level - 1) * n
     assert [m.mid for m in out.messages] == list(range(level * n))
     times = [fmt.parse(m.time) for m in out.messages]
     assert None not in times
     assert all(a < b for a, b in itertools.pairwise(times)), "timestamps strictly increase"
-    assert times[-1] < fmt.parse(raw.qa["time"]), "the question comes after the last message"
+    assert times[-1] < fmt.parse(raw.qa.time), "the question comes after the last message"
     real = [m for m in out.messages if m.mid not in out.labels.noise]
     assert [(m.text, m.time, m.place) for m in real] == [
-        (m["message"], m["time"], m["place"]) for m in raw.messages
+        (t.text, t.time, t.place) for t in raw.turns
     ]
     # evidence ids follow their messages
-    originals = [raw.messages[t]["message"] for t in sorted(raw.qa["target_step_id"])]
+    originals = [raw.turns[t].text for t in sorted(raw.qa.evidence)]
     assert [out.messages[e].text for e in sorted(out.labels.evidence)] == originals
     # noise looks like the real messages: same time format, a real message's place
-    places = {m["place"] for m in raw.messages}
+    places = {t.place for t in raw.turns}
     for mid in out.labels.noise:
         assert fmt.render(times[mid]) == out.messages[mid].time
         assert out.messages[mid].place in places

@@ -31,11 +31,11 @@ def noisy_items(dataset_dir: Path, pool: NoisePool, level: int, seed: int = 0): 
     source = open_source(dataset_dir)
     fmt = detect_format(source.sample_times())
     for index, raw in source.items():
-        fact_ids = raw.qa.get("provenance", {}).get("fact_ids", [])
+        fact_ids = list(raw.qa.provenance.fact_ids) if raw.qa.provenance else []
         allowed = pool.allowed(
             raw.type,
             pool.question_scenarios(raw.scenario, fact_ids),
-            [raw.qa["question"], *(m["message"] for m in raw.messages)],
+            [raw.qa.question, *(t.text for t in raw.turns)],
         )
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, level, index)))
         yield infuse(raw, level, fmt, pool, allowed, rng)

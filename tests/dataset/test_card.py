@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from memsim.dataset._card import CSV_COLUMNS, data_card, write_data_card
-from memsim.dataset._memdaily import TYPES, MemDailyItem, drop_flagged, read_memdaily
+from memsim.formats.memdaily import (
+    TYPES,
+    MemDailyItem,
+    drop_flagged,
+    item_record,
+    read_memdaily,
+)
+from memsim.records import Record
 
 bpe_openai = pytest.importorskip(
     "bpe_openai", reason="token counts need pip install 'memsim[tokens]'"
@@ -19,25 +26,27 @@ bpe_openai = pytest.importorskip(
 REAL = Path(__file__).parents[2].parent / "shared" / "memdaily"
 
 
-def _item(type_: str, tid: int, texts: list[str]) -> MemDailyItem:
-    return MemDailyItem(
-        type=type_,
-        scenario="roles",
-        tid=tid,
-        messages=tuple(
-            {"mid": j, "message": t, "time": "2024-04-01 Mon 08:00", "place": "home"}
-            for j, t in enumerate(texts)
-        ),
-        qa={
-            "qid": 0,
-            "question": "q?",
-            "answer": "a",
-            "target_step_id": [0],
-            "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
-            "ground_truth": "A",
-            "time": "2024-04-02 Tue 08:00",
-        },
-        source="hand-built",
+def _item(type_: str, tid: int, texts: list[str]) -> Record:
+    return item_record(
+        MemDailyItem(
+            type=type_,
+            scenario="roles",
+            tid=tid,
+            messages=tuple(
+                {"mid": j, "message": t, "time": "2024-04-01 Mon 08:00", "place": "home"}
+                for j, t in enumerate(texts)
+            ),
+            qa={
+                "qid": 0,
+                "question": "q?",
+                "answer": "a",
+                "target_step_id": [0],
+                "choices": {"A": "a", "B": "b", "C": "c", "D": "d"},
+                "ground_truth": "A",
+                "time": "2024-04-02 Tue 08:00",
+            },
+            source="hand-built",
+        )
     )
 
 
@@ -74,7 +83,7 @@ def test_card_figures_match_an_independent_count():
     groups["total"] = ITEMS
     for row in (*card.rows, card.total):
         items = groups[row.type]
-        counts = [_tokens(m["message"]) for i in items for m in i.messages]
+        counts = [_tokens(t.text) for i in items for t in i.turns]
         assert row.trajectories == len(items)
         assert row.questions == len(items)
         assert row.messages == len(counts)
@@ -143,7 +152,7 @@ def test_real_memdaily_card():
         pytest.skip(
             f"the MemDaily reference data is not at {REAL} (it is only on the project's machines)"
         )
-    card = data_card(drop_flagged(read_memdaily(REAL)))
+    card = data_card(item_record(i) for i in drop_flagged(read_memdaily(REAL)))
     assert [row.type for row in card.rows] == list(TYPES)
     assert [row.questions for row in card.rows] == [500, 500, 492, 462, 500, 500]
     assert card.total.questions == card.total.trajectories == 2954

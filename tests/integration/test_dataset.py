@@ -996,9 +996,9 @@ def test_memdaily_read_by_the_memdaily_reader(
     dataset_dir: Path, records: list[dict[str, Any]]
 ) -> None:
     try:
-        from memsim.dataset._memdaily import read_memdaily
+        from memsim.formats.memdaily import read_memdaily
     except ImportError as exc:  # written by another helper; may not exist yet
-        pytest.skip(f"memsim.dataset._memdaily.read_memdaily not available: {exc}")
+        pytest.skip(f"memsim.formats.memdaily.read_memdaily not available: {exc}")
     items = read_memdaily(dataset_dir / "memdaily.json")
     assert len(items) == len(records)
     problems: list[str] = []

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from memsim.dataset import read_memdaily
+from memsim.formats.memdaily import read_memdaily
 from memsim.qa import KIND_ORDER, QA_KINDS
 from memsim.verbalize import load_locale
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memsim.dataset import make_context
-from memsim.qa import QAContext
+from memsim.qa import QAContext, make_context
 from memsim.qa.aggregative import count_options, eligible
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memsim.dataset import make_context
+from memsim.qa import make_context
 from memsim.qa.comparative import _balanced, order_share
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema

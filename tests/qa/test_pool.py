@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from memsim.dataset import make_context
-from memsim.qa import QA_KINDS, QAContext, ValuePool
+from memsim.qa import QA_KINDS, QAContext, ValuePool, make_context
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 

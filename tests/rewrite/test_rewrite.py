@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from rewrite_run import SCHEMA, audit_findings, generate, read_records
 
 from memsim.cli import main
-from memsim.dataset import make_context
 from memsim.llm import LLMConfigError
 from memsim.llm.testing import CONTENT_FAULTS, FakeChatServer, Fault, LogEntry, Rule
 from memsim.profile import Profile
+from memsim.qa import make_context
 from memsim.rewrite import RUNS_LOG, LLMUnavailableError, RewriteOptions, rewrite_vocabulary
 from memsim.schema import load_schema
 from memsim.verbalize import value_at

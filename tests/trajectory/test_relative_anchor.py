@@ -8,8 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memsim.dataset import make_context
-from memsim.qa import Draft, FactRef
+from memsim.qa import Draft, FactRef, make_context
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 from memsim.trajectory import build_trajectory

@@ -1,4 +1,6 @@
-"""The MemDaily file format: read the released data, write ours in the same form.
+"""The MemDaily file format, as files hold it: the reader of the released data (and of
+anyone's files in its layout); :mod:`memsim.formats.memdaily` turns its items into records
+and writes records back in this layout.
 
 MemDaily (the dataset of the MemSim paper) comes in two forms:
 
@@ -10,32 +12,27 @@ MemDaily (the dataset of the MemSim paper) comes in two forms:
   the per-type files with the failed items dropped and ``tid`` renumbered.
 
 :func:`read_memdaily` reads either into :class:`MemDailyItem` (flagged items are kept
-and marked, :func:`drop_flagged` applies the release's filter); :func:`to_memdaily`
-and :func:`write_memdaily` turn memsim's native records into the merged form.
+and marked, :func:`drop_flagged` applies the release's filter).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import io
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 import orjson
 
-from memsim._io import atomic_write_bytes
-
-if TYPE_CHECKING:
-    from memsim.verbalize._locale import LocaleData
+from memsim._io import MEMDAILY_FILE
+from memsim.formats import FormatError
 
 TYPES = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
 """MemDaily's question types, in the order of the release (01..06)."""
 SCENARIOS = ("roles", "events", "items", "places", "hybrid")
 """MemDaily's scenarios, in the order of the merged file."""
-MERGED_NAME = "memdaily.json"
+MERGED_NAME = MEMDAILY_FILE
 
 FLAGS = ("error_question", "error_answer", "error_choices", "error_ground_truth")
 """What :attr:`MemDailyItem.flags` may hold: the release's markers of a failed generation."""
@@ -45,18 +42,22 @@ _PER_TYPE_RE = re.compile(r"^(\d+)_(" + "|".join(TYPES) + r")_([A-Za-z][A-Za-z0-
 Form = Literal["auto", "merged", "per_type"]
 
 
-class MemDailyFormatError(ValueError):
+def per_type_name(name: str) -> tuple[str, str] | None:
+    """(type, scenario) of a per-type file name ``NN_<type>_<scenario>.json``, or None."""
+    m = _PER_TYPE_RE.match(name)
+    return (m[2], m[3]) if m else None
+
+
+class MemDailyFormatError(FormatError):
     """A MemDaily file is missing, is not JSON, or is not shaped like MemDaily.
 
-    ``path`` is the file (or folder); ``where`` the JSON position ("line 3, column 7")
-    or key path ("$.simple.roles[4].QA.choices") when there is one.
+    ``path`` is the file (or folder); ``where`` (also ``field``) the JSON position
+    ("line 3, column 7") or key path ("$.simple.roles[4].QA.choices") when there is one.
     """
 
     def __init__(self, path: str | Path, problem: str, where: str | None = None) -> None:
-        self.path = str(path)
+        super().__init__(path, problem, field=where)
         self.where = where
-        self.problem = problem
-        super().__init__(f"{self.path}: {where}: {problem}" if where else f"{self.path}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -356,128 +357,3 @@ class _Checker:
             time=self.field(qa, "time", where, str, "a string"),
         )
         return out, tuple(flags)
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def to_memdaily(
-    records: Iterable[Mapping[str, Any]], locale_data: LocaleData
-) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """memsim's native records in the merged MemDaily form.
-
-    ``tid`` is renumbered from 0 within each (type, scenario) in input order; types and
-    scenarios appear in the order they are first met; ISO times are rendered with the
-    locale's message-time format. Provenance, roles and facts are left out.
-    """
-    from memsim.verbalize._render import render_message_time  # not needed just to read
-
-    def when(text: str) -> str:
-        return render_message_time(dt.datetime.fromisoformat(text), locale_data)
-
-    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for i, record in enumerate(records):
-        try:
-            bucket = out.setdefault(record["type"], {}).setdefault(record["scenario"], [])
-            entry = memdaily_entry(record, len(bucket), when)
-        except (KeyError, TypeError, ValueError) as e:
-            tid = record.get("tid") if isinstance(record, Mapping) else None
-            problem = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-            raise ValueError(
-                f"record {i} (tid {tid}): not a memsim trajectory record: {problem}"
-            ) from e
-        bucket.append(entry)
-    return out
-
-
-def write_memdaily(
-    records: Iterable[Mapping[str, Any]], path: str | Path, locale_data: LocaleData
-) -> None:
-    """Write ``records`` in the merged MemDaily form to ``path`` atomically, in the same
-    layout the generator streams (one trajectory per line; MemDaily's key order; the
-    same records give the same bytes). Records are grouped by type, then scenario, in
-    the order they are first met."""
-    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-    for record in records:
-        groups.setdefault((record["type"], record["scenario"]), []).append(record)
-    by_type: dict[str, list[Mapping[str, Any]]] = {}
-    for (kind, _), members in groups.items():
-        by_type.setdefault(kind, []).extend(members)
-    buffer = io.BytesIO()
-    stream = MemDailyStream(buffer, locale_data)
-    for members in by_type.values():
-        for record in members:
-            stream.add(record)
-    stream.close()
-    atomic_write_bytes(path, buffer.getvalue())
-
-
-def memdaily_entry(
-    record: Mapping[str, Any], tid: int, when: Callable[[str], str]
-) -> dict[str, Any]:
-    """One native record as a MemDaily trajectory: no provenance, roles or fact ids;
-    times rendered by ``when``; ``tid`` numbered within its type and scenario."""
-    qa = record["QA"]
-    return {
-        "tid": tid,
-        "message_list": [
-            {"mid": m["mid"], "message": m["message"], "time": when(m["time"]), "place": m["place"]}
-            for m in record["message_list"]
-        ],
-        "QA": {
-            "qid": qa.get("qid", 0),
-            "question": qa["question"],
-            "answer": qa["answer"],
-            "target_step_id": list(qa["target_step_id"]),
-            "choices": dict(qa["choices"]),
-            "ground_truth": qa["ground_truth"],
-            "time": when(qa["time"]),
-        },
-    }
-
-
-class MemDailyStream:
-    """Writes ``{type: {scenario: [...]}}`` incrementally from records that arrive
-    grouped by type, then scenario (the generator's plan order): memory stays flat."""
-
-    def __init__(self, out: IO[bytes], locale_data: LocaleData):
-        from memsim.verbalize._render import render_message_time  # not needed just to read
-
-        self.out = out
-        self.when: Callable[[str], str] = lambda text: render_message_time(
-            dt.datetime.fromisoformat(text), locale_data
-        )
-        self.type: str | None = None
-        self.scenario: str | None = None
-        self.tid = 0
-        self.seen: set[tuple[str, str]] = set()
-        out.write(b"{")
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        kind, scenario = record["type"], record["scenario"]
-        if (kind, scenario) != (self.type, self.scenario):
-            if (kind, scenario) in self.seen or (
-                kind != self.type and any(k == kind for k, _ in self.seen)
-            ):
-                raise ValueError(f"records of {kind}/{scenario} are not contiguous")
-            self._open(kind, scenario)
-        else:
-            self.out.write(b",")
-        self.out.write(b"\n      " + orjson.dumps(memdaily_entry(record, self.tid, self.when)))
-        self.tid += 1
-
-    def _open(self, kind: str, scenario: str) -> None:
-        if kind != self.type:
-            if self.type is not None:
-                self.out.write(b"\n    ]\n  },")
-            self.out.write(b"\n  " + orjson.dumps(kind) + b": {")
-        else:
-            self.out.write(b"\n    ],")
-        self.out.write(b"\n    " + orjson.dumps(scenario) + b": [")
-        self.type, self.scenario, self.tid = kind, scenario, 0
-        self.seen.add((kind, scenario))
-
-    def close(self) -> None:
-        if self.type is not None:
-            self.out.write(b"\n    ]\n  }")
-        self.out.write(b"\n}\n")

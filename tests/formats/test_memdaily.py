@@ -9,16 +9,15 @@ from pathlib import Path
 import orjson
 import pytest
 
-from memsim.dataset._memdaily import (
+from memsim.formats.memdaily import (
     TYPES,
     MemDailyFormatError,
     MemDailyItem,
     drop_flagged,
     read_memdaily,
-    to_memdaily,
     write_memdaily,
 )
-from memsim.verbalize import load_locale
+from memsim.records import record_from_json
 
 REAL = Path(__file__).parents[2].parent / "shared" / "memdaily"
 
@@ -144,17 +143,18 @@ def _record(tid: int, type_: str, scenario: str, texts: list[str], day: int) -> 
     }
 
 
-RECORDS = [
+RAW = [
     _record(12, "simple", "roles", ["My mother is 61.", "Nice weather."], 1),
     _record(40, "noisy", "events", ["The launch is next Friday at 7:30 PM."], 3),
     _record(7, "simple", "roles", ["My boss lives in Denver.", "I like tea.", "Busy day."], 10),
     _record(3, "simple", "hybrid", ["My cousin is 30. And another: my aunt is 50."], 20),
 ]
+RECORDS = [record_from_json(r) for r in RAW]
 
 
-def test_to_memdaily_shape_order_and_times():
-    loc = load_locale("en")
-    merged = to_memdaily(RECORDS, loc)
+def test_memdaily_shape_order_and_times(tmp_path):
+    write_memdaily(RECORDS, tmp_path / "memdaily.json", "en")
+    merged = orjson.loads((tmp_path / "memdaily.json").read_bytes())
     assert list(merged) == ["simple", "noisy"]
     assert list(merged["simple"]) == ["roles", "hybrid"]
     roles = merged["simple"]["roles"]
@@ -188,11 +188,9 @@ def test_to_memdaily_shape_order_and_times():
 
 
 def test_round_trip_and_byte_identical_rewrite(tmp_path):
-    loc = load_locale("en")
-    original = copy.deepcopy(RECORDS)
+    loc = "en"
     out = tmp_path / "out" / "memdaily.json"
     write_memdaily(RECORDS, out, loc)
-    assert original == RECORDS  # the records are not modified
     first = out.read_bytes()
     assert first.endswith(b"}\n") and b'\n  "simple": {\n' in first
     for gone in (b'"provenance"', b'"facts"', b'"role"', b'"profile_id"', b'"format_version"'):
@@ -207,7 +205,7 @@ def test_round_trip_and_byte_identical_rewrite(tmp_path):
         ("noisy", "events", 0),
     ]
     by_tid = {12: back[0], 7: back[1], 3: back[2], 40: back[3]}
-    for record in RECORDS:
+    for record in RAW:
         item = by_tid[record["tid"]]
         assert item.flags == () and item.source == str(out)
         for key in ("mid", "message", "place"):
@@ -227,14 +225,14 @@ def test_round_trip_and_byte_identical_rewrite(tmp_path):
     assert [p.name for p in out.parent.iterdir()] == ["memdaily.json"]  # no temp files left
 
 
-def test_to_memdaily_rejects_a_record_without_qa():
-    bad = {k: v for k, v in RECORDS[0].items() if k != "QA"}
-    with pytest.raises(ValueError, match=r"record 1 \(tid 12\).*'QA'"):
-        to_memdaily([RECORDS[1], bad], load_locale("en"))
-    broken_time = copy.deepcopy(RECORDS[0])
-    broken_time["message_list"][0]["time"] = "April 3rd"
-    with pytest.raises(ValueError, match="record 0"):
-        to_memdaily([broken_time], load_locale("en"))
+def test_write_memdaily_keeps_a_time_that_is_not_iso(tmp_path):
+    """Records read from MemDaily or another format keep their own time strings."""
+    foreign = copy.deepcopy(RAW[0])
+    foreign["message_list"][0]["time"] = "2024年04月03日 周三 07:53"
+    write_memdaily([record_from_json(foreign)], tmp_path / "m.json", "en")
+    written = orjson.loads((tmp_path / "m.json").read_bytes())["simple"]["roles"][0]
+    assert written["message_list"][0]["time"] == "2024年04月03日 周三 07:53"
+    assert written["message_list"][1]["time"] == "2024-04-02 Tue 08:51"
 
 
 # --------------------------------------------------------------------------- bad input

@@ -1,0 +1,68 @@
+"""What every ``memsim`` subcommand shares: failing with exit status 2 on bad input,
+turning the errors a user can fix into one clear line, and the progress bar.
+
+The subcommand modules import this, and ``_main`` imports them: no module of the CLI
+imports ``_main``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import click
+
+from memsim._io import OutputExistsError
+from memsim.schema import Schema, SchemaError, load_schema
+
+BAD_INPUT = 2
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"memsim: error: {message}", err=True)
+    sys.exit(BAD_INPUT)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can fix into a clear message and exit status 2 (a broken
+    file of a known format is a FormatError or a RecordError, both ValueErrors, named
+    with the file, the record and the field)."""
+    from memsim._registry import UnknownPluginError
+    from memsim.graph import MissingExtraError
+
+    try:
+        yield
+    except SchemaError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
+        click.echo(f"memsim: {len(exc.messages)} problem(s) found", err=True)
+        sys.exit(BAD_INPUT)
+    except UnknownPluginError as exc:
+        fail(str(exc))
+    except (OutputExistsError, MissingExtraError, FileNotFoundError, ValueError) as exc:
+        fail(str(exc))
+
+
+def load(path: str) -> Schema:
+    with user_errors():
+        return load_schema(path)
+
+
+def progress_bar(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
+    from tqdm import tqdm
+
+    disable = not sys.stderr.isatty() if enabled is None else not enabled
+    return tqdm(items, total=total, unit=f" {unit}", disable=disable, file=sys.stderr)
+
+
+def format_names() -> list[str]:
+    """Every registered format (``memsim ls formats``): the choices of ``--format``."""
+    from memsim.formats import FORMATS
+
+    return FORMATS.names()
+
+
+__all__ = ["BAD_INPUT", "fail", "format_names", "load", "progress_bar", "user_errors"]

@@ -1,0 +1,28 @@
+"""The context every QA kind draws from, built once per schema and seed.
+
+Generation (:mod:`memsim.dataset`) and the LLM rewrite pass (:mod:`memsim.rewrite`)
+both need it; it lives here so that neither imports the other.
+"""
+
+from __future__ import annotations
+
+from memsim.graph import BRNet
+from memsim.qa._choices import POOL_START, ValuePool
+from memsim.qa._context import QAContext
+from memsim.sampling import ProfileSampler
+from memsim.schema import Schema
+from memsim.verbalize import TemplateVerbalizer, load_locale
+
+NOISE_PROFILES = 300
+"""Profiles the noisy kind draws its look-alike messages from."""
+
+
+def make_context(schema: Schema, seed: int) -> QAContext:
+    net = BRNet(schema)
+    locale = load_locale(schema.locale)
+    noise = tuple(
+        ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
+    )
+    return QAContext(
+        schema, net, locale, TemplateVerbalizer(schema, locale), ValuePool.sample(net, seed), noise
+    )
