@@ -41,9 +41,9 @@ is the last session's date. ``extra`` holds ``sample_id``, ``category``, ``speak
 ([speaker_a, speaker_b]) and ``dia_ids`` (the dia_id of turn ``i`` at index ``i``; one
 list shared by the conversation), plus ``adversarial_answer``, ``answer_given`` (an answer
 on a category-5 item) and ``missing_evidence`` (evidence ids naming no turn, kept verbatim
-for the audit) when there are any. A category-5 item's open answer is
-:data:`UNANSWERABLE`. Images (``img_url``, ``blip_caption``), ``event_summary`` and session
-dates without a session are not read.
+for the audit and written back after the others) when there are any. A category-5 item's
+open answer is :data:`UNANSWERABLE`. Images (``img_url``, ``blip_caption``),
+``event_summary`` and session dates without a session are not read.
 """
 
 from __future__ import annotations
