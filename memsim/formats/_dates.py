@@ -7,6 +7,10 @@ machine's locale. Readers turn both back into ISO minutes so that records read f
 format compare and sort the same way (the audit's "timestamps increase" and "question
 after its evidence" checks need that).
 
+Writers take any time a record may hold (:func:`parse_time`): native ISO, or a form
+another reader left as it was (LongMemEval's, LoCoMo's, MemDaily's ``2024年04月01日 周一
+08:30``), so that data read from one format can be written to another.
+
 Guarantees: ``from_x(to_x(iso)) == iso`` for every ISO minute (tested); a string that
 is not of the form raises ``ValueError`` saying what was expected.
 """
@@ -28,6 +32,9 @@ _LOCOMO = re.compile(
     r"\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*",
     re.IGNORECASE,
 )
+_MEMDAILY = re.compile(
+    r"\s*(\d{4})年(\d{1,2})月(\d{1,2})日\s*(?:(?:周|星期)\S)?\s*(\d{1,2}):(\d{2})\s*"
+)
 _MONTH_NUMBER = {m.lower(): i for i, m in enumerate(MONTHS, start=1)}
 _MONTH_NUMBER.update({m[:3].lower(): i for i, m in enumerate(MONTHS, start=1)})
 
@@ -40,13 +47,32 @@ def parse_iso(iso: str) -> datetime:
     return _build(iso, *(int(g) for g in m.groups()))
 
 
+def parse_time(text: str) -> datetime:
+    """A time in any form a record may hold: ISO first, then LongMemEval's, LoCoMo's and
+    MemDaily's."""
+    if _ISO.fullmatch(text):
+        return parse_iso(text)
+    m = _MEMDAILY.fullmatch(text)
+    if m:
+        return _build(text, *(int(g) for g in m.groups()))
+    for reader in (from_longmemeval, from_locomo):
+        try:
+            return parse_iso(reader(text))
+        except ValueError:
+            pass
+    raise ValueError(
+        f"{text!r} is not a time memsim reads (ISO such as 2024-04-27T08:28, "
+        "2023/05/30 (Tue) 23:40, 1:56 pm on 8 May, 2023, 2024年04月01日 周一 08:30)"
+    )
+
+
 def iso_minute(when: datetime) -> str:
     return f"{when.year:04d}-{when.month:02d}-{when.day:02d}T{when.hour:02d}:{when.minute:02d}"
 
 
 def to_longmemeval(iso: str) -> str:
-    """``2023-05-30T23:40`` -> ``2023/05/30 (Tue) 23:40``."""
-    t = parse_iso(iso)
+    """``2023-05-30T23:40`` (or any form :func:`parse_time` reads) -> ``2023/05/30 (Tue) 23:40``."""
+    t = parse_time(iso)
     return (
         f"{t.year:04d}/{t.month:02d}/{t.day:02d} ({WEEKDAYS[t.weekday()]}) "
         f"{t.hour:02d}:{t.minute:02d}"
@@ -63,8 +89,8 @@ def from_longmemeval(text: str) -> str:
 
 
 def to_locomo(iso: str) -> str:
-    """``2023-05-08T13:56`` -> ``1:56 pm on 8 May, 2023``."""
-    t = parse_iso(iso)
+    """``2023-05-08T13:56`` (or any form :func:`parse_time` reads) -> ``1:56 pm on 8 May, 2023``."""
+    t = parse_time(iso)
     hour12 = t.hour % 12 or 12
     half = "am" if t.hour < 12 else "pm"
     return f"{hour12}:{t.minute:02d} {half} on {t.day} {MONTHS[t.month - 1]}, {t.year}"

@@ -115,17 +115,20 @@ def test_datasets_loads_the_folder_offline_with_typed_features(tmp_path: Path) -
     assert "fact_ids" in loaded["provenance"] and loaded["first"] == "evidence"
 
 
-def test_pyarrow_is_imported_only_when_the_format_is_used() -> None:
+def test_pyarrow_is_imported_only_when_the_format_is_used(tmp_path: Path) -> None:
     code = (
         "import sys; import memsim.formats.hf; assert 'pyarrow' not in sys.modules;"
         "sys.modules['pyarrow'] = None\n"
         "from pathlib import Path\n"
         "from memsim.formats import FORMATS, ExportInfo\n"
-        "try:\n    FORMATS.get('hf').write([], Path('.'), ExportInfo())\n"
+        "try:\n    FORMATS.get('hf').write([], Path(sys.argv[1]), ExportInfo())\n"
         "except ImportError as exc:\n    print(exc)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
     assert "pip install 'memsim[hf]'" in done.stdout
+    assert not any(tmp_path.iterdir())
 
 
 def _rewrite(path: Path, change: object) -> None:

@@ -260,3 +260,28 @@ def test_dates_round_trip(minutes: int) -> None:
     iso = iso_minute(dt.datetime(1950, 1, 1) + dt.timedelta(minutes=minutes))
     assert DATE.fullmatch(to_longmemeval(iso))
     assert from_longmemeval(to_longmemeval(iso)) == iso
+
+
+def test_times_other_readers_leave_in_records_are_written_too() -> None:
+    assert to_longmemeval("2024年04月01日 周一 08:30") == "2024/04/01 (Mon) 08:30"
+    assert to_longmemeval("1:56 pm on 8 May, 2023") == "2023/05/08 (Mon) 13:56"
+    assert to_longmemeval("2024-01-01T00:05:59") == "2024/01/01 (Mon) 00:05"
+    with pytest.raises(ValueError, match="not a time memsim reads"):
+        to_longmemeval("yesterday")
+
+
+LOCOMO = Path(__file__).resolve().parents[2] / ".." / "shared" / "locomo" / "locomo10.json"
+
+
+@pytest.mark.skipif(not LOCOMO.is_file(), reason=f"no LoCoMo data at {LOCOMO}")
+def test_locomo_questions_export_to_valid_longmemeval(tmp_path: Path) -> None:
+    from memsim.formats import locomo  # noqa: F401  (registers the reader)
+
+    recs = list(FORMATS.get("locomo").read(LOCOMO))[:200:10]
+    data = _export(tmp_path, recs)
+    for instance in data:
+        validate(instance)
+    types = {d["question_type"] for d in data}
+    assert {"multi-session", "single-session-user"} & types
+    abstentions = [d for d, r in zip(data, recs, strict=True) if r.extra["category"] == 5]
+    assert abstentions and all(d["question_id"].endswith("_abs") for d in abstentions)
