@@ -177,11 +177,13 @@ def _prose(entries: list[tuple[str, str, Figures, bool]], info: ExportInfo, spli
         )
     lines += [
         "",
-        f"One split, `{split}`. A row is one question: `sessions` (each with its `turns`: "
-        "speaker, text, time, place, purpose, fact ids), `question`, `answer` (open answer), "
-        "`options` and `gold` (letter; empty and null without options), `evidence` (ids of "
-        "the evidence turns), `question_time`, `provenance` (the profile facts and transform "
-        "the answer is computed from) and `extra` (JSON text).",
+        f"One split, `{split}`. A row is one question with its history: `sessions` (each "
+        "with its `turns`: speaker, text, time, place, purpose, fact ids) and `qa`: "
+        "`question`, `answer` (the open answer), `options` and `gold` (the letter; empty and "
+        "null without options), `evidence` (ids of the evidence turns), `time`, and "
+        "`provenance` (the profile facts and the transform the answer is computed from). "
+        "Values of no fixed type (`provenance.params`, `provenance.answer_value`, `extra`) "
+        "are JSON text.",
         "",
         "```python",
         "from datasets import load_dataset",

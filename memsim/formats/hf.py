@@ -9,15 +9,15 @@ typed features; the card's YAML front matter declares them (``dataset_info.featu
 with ``configs``, license, language, task category and size category, and its prose gives
 the figures per config.
 
-A row mirrors a :class:`~memsim.records.Record`: ``tid``, ``type``, ``scenario``,
-``profile_id``, ``locale``, ``flags``, ``sessions`` (each with its ``turns``), the question's
-fields at the top level (``question``, ``answer``, ``options``, ``gold``, ``evidence``,
-``question_time``, ``qid``, ``question_verbalizer``) and ``provenance``. Values of no fixed
-type are JSON text: ``provenance.params``, ``provenance.answer_value``,
-``provenance.extra`` and the record's ``extra``. So the format holds every field of a record;
-the reader gives the records back grouped by config file (sorted by name), each file in
-the order written. Rows are buffered per config and written in row groups of
-:data:`ROW_GROUP` records, so memory stays flat in the number of records.
+A row is a :class:`~memsim.records.Record` with every field, nested as the types nest:
+``tid``, ``type``, ``scenario``, ``sessions`` (each with its ``turns``), ``qa`` (with
+``options``, ``gold``, ``evidence`` and ``provenance``), ``profile_id``, ``locale``,
+``flags``, ``extra``; the columns come from the types' annotations (:mod:`._hf_rows`), and
+values of no fixed type (``qa.provenance.params``, ``answer_value``, the extras) are JSON
+text. So the format holds every field of a record; the reader gives the records back
+grouped by config file (sorted by name), each file in the order written. Rows are
+buffered per config and written in row groups of :data:`ROW_GROUP` records, so memory
+stays flat in the number of records.
 """
 
 from __future__ import annotations

@@ -90,8 +90,9 @@ for config in ("all", "simple", "noisy"):
 features = ds.features
 out["tid"] = repr(features["tid"])
 out["turn_id"] = repr(features["sessions"].feature["turns"].feature["id"])
-out["evidence"] = repr(features["evidence"])
-out["provenance"] = sorted(features["provenance"])
+out["evidence"] = repr(features["qa"]["evidence"])
+out["provenance"] = sorted(features["qa"]["provenance"])
+out["gold"] = ds[0]["qa"]["gold"]
 out["first"] = ds[0]["sessions"][0]["turns"][1]["purpose"]
 print(json.dumps(out))
 """
@@ -113,6 +114,7 @@ def test_datasets_loads_the_folder_offline_with_typed_features(tmp_path: Path) -
     assert loaded["tid"] == loaded["turn_id"] == "Value('int64')"
     assert loaded["evidence"] == "List(Value('int64'))"
     assert "fact_ids" in loaded["provenance"] and loaded["first"] == "evidence"
+    assert loaded["gold"] == "B"
 
 
 def test_pyarrow_is_imported_only_when_the_format_is_used(tmp_path: Path) -> None:
@@ -139,9 +141,11 @@ def _rewrite(path: Path, change: object) -> None:
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        (lambda t: t.drop_columns(["question"]), "question"),
+        (lambda t: t.drop_columns(["qa"]), "qa"),
         (lambda t: t.set_column(t.schema.get_field_index("tid"), "tid", pa.array([str(v) for v in t["tid"].to_pylist()])), "tid"),
-        (lambda t: t.set_column(t.schema.get_field_index("answer"), "answer", pa.array([None] * t.num_rows, pa.string())), "answer"),
+        (lambda t: t.set_column(t.schema.get_field_index("scenario"), "scenario", pa.array([None] * t.num_rows, pa.string())), "scenario"),
+        (lambda t: t.set_column(t.schema.get_field_index("qa"), "qa", pa.array([{**q, "question": None} for q in t["qa"].to_pylist()], t.schema.field("qa").type)), "qa.question"),
+        (lambda t: t.set_column(t.schema.get_field_index("qa"), "qa", pa.array([{**q, "provenance": {**q["provenance"], "params": "{"}} for q in t["qa"].to_pylist()], t.schema.field("qa").type)), "qa.provenance.params"),
         (lambda t: t.set_column(t.schema.get_field_index("extra"), "extra", pa.array(["{"] * t.num_rows)), "extra"),
     ],
 )  # fmt: skip
