@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from memsim.records import Session
+
 MONTHS = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
@@ -114,3 +116,28 @@ def _build(text: str, year: int, month: int, day: int, hour: int, minute: int) -
         return datetime(year, month, day, hour, minute)
     except ValueError as exc:
         raise ValueError(f"{text!r}: {exc}") from None
+
+
+def sessions_by_day(sessions: tuple[Session, ...]) -> tuple[Session, ...]:
+    """``sessions`` with each one whose turns fall on several calendar days cut into one
+    session per day (ids ``<id>``, ``<id>.2``, ``<id>.3``...; each starting at its first
+    turn), for formats that date sessions, not turns: a turn then takes a date of its
+    own day, so a relative date it says ("next Monday") still resolves to the same day.
+    Sessions whose turns share a day, or whose times do not parse, are kept as they are."""
+    out: list[Session] = []
+    for session in sessions:
+        try:
+            days = [parse_time(t.time).date() for t in session.turns]
+        except ValueError:
+            out.append(session)
+            continue
+        if len(set(days)) <= 1:
+            out.append(session)
+            continue
+        cuts = [0] + [k for k in range(1, len(days)) if days[k] != days[k - 1]]
+        for n, (begin, end) in enumerate(zip(cuts, [*cuts[1:], len(days)], strict=True)):
+            turns = session.turns[begin:end]
+            sid = session.id if n == 0 else f"{session.id}.{n + 1}"
+            start = session.start if n == 0 else turns[0].time
+            out.append(Session(sid, start, turns, session.topic))
+    return tuple(out)

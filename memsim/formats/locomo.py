@@ -10,11 +10,14 @@ Categories are numbered as the upstream evaluation code does; 5 (unanswerable) c
 ``adversarial_answer`` instead of ``answer``. Dates are written ``1:56 pm on 8 May, 2023``.
 
 Writing. LoCoMo has no per-question history: questions share their conversation. Our
-records each have their own history, so consecutive records whose sessions are equal
-(records read from LoCoMo share them) make one conversation, and every other record is
-a conversation of its own (``sample_id`` ``memsim-<tid>``). The user is ``speaker_a``
-(named by the profile's user ``name`` when the profiles folder is known, else "User"), the
-assistant ``speaker_b`` ("Assistant"). Category, first rule that applies:
+records each have their own history, so consecutive records whose sessions are equal and
+whose ``extra["sample_id"]`` is the same (records read from LoCoMo) make one
+conversation, and every other record is a conversation of its own (``sample_id``
+``memsim-<tid>``). The user is ``speaker_a`` (named by the profile's user ``name`` when
+the profiles folder is known, else "User"), the assistant ``speaker_b`` ("Assistant").
+Sessions are dated, turns are not: a session whose turns fall on several days is written
+as one session per day (:func:`~memsim.formats._dates.sessions_by_day`), so that a
+relative date a turn says still resolves to the same day. Category, first rule that applies:
 
 =========================================================  ========================
 record                                                     category
@@ -54,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
-from memsim.formats._dates import from_locomo, to_locomo
+from memsim.formats._dates import from_locomo, sessions_by_day, to_locomo
 from memsim.formats._fields import Fields, load_json, write_json
 from memsim.formats._names import UserNames
 from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn
@@ -87,10 +90,14 @@ def category(record: Record) -> int:
 
 
 def _conversations(records: Iterable[Record]) -> Iterator[list[Record]]:
-    """Runs of consecutive records with equal sessions (``is`` first: shared tuples)."""
+    """Runs of consecutive records with equal sessions (``is`` first: shared tuples) and
+    the same ``extra["sample_id"]`` (two conversations read from LoCoMo stay two)."""
     run: list[Record] = []
     for record in records:
-        if run and not (record.sessions is run[0].sessions or record.sessions == run[0].sessions):
+        same = run and record.extra.get("sample_id") == run[0].extra.get("sample_id")
+        if run and not (
+            same and (record.sessions is run[0].sessions or record.sessions == run[0].sessions)
+        ):
             yield run
             run = []
         run.append(record)
@@ -108,7 +115,7 @@ def to_conversation(run: list[Record], names: UserNames) -> dict[str, Any]:
     sample_id = first.extra.get("sample_id")
     conversation: dict[str, Any] = {"speaker_a": speakers[0], "speaker_b": speakers[1]}
     dia_id: dict[int, str] = {}
-    for n, session in enumerate(first.sessions, start=1):
+    for n, session in enumerate(sessions_by_day(first.sessions), start=1):
         conversation[f"session_{n}_date_time"] = to_locomo(session.start)
         turns = []
         for k, turn in enumerate(session.turns, start=1):

@@ -29,6 +29,12 @@ answer session. An abstention (type ``abstention`` or ``unanswerable``, or
 ``extra["abstention"]`` from a read file) keeps the type the rules give and its
 ``question_id`` ends in ``_abs``.
 
+Sessions are dated, turns are not: a session whose turns fall on several days (today's
+native one-session histories span two or three) is written as one session per day
+(``<id>``, ``<id>.2``...: :func:`~memsim.formats._dates.sessions_by_day`), so that a turn's
+date is its own day and a relative date it says resolves as before; the rules above count
+those sessions.
+
 What the format cannot hold: options and the gold letter (the open answer is written),
 turn times (a turn takes its session's date), places, fact ids, purposes other than
 evidence, provenance. The reader gives ``QA.options == ()``, ``gold is None``, turns
@@ -47,7 +53,7 @@ from typing import Any
 import orjson
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
-from memsim.formats._dates import from_longmemeval, to_longmemeval
+from memsim.formats._dates import from_longmemeval, sessions_by_day, to_longmemeval
 from memsim.formats._fields import Fields, load_json
 from memsim.records import ASSISTANT, QA, SPEAKERS, Record, Session, Turn
 
@@ -68,8 +74,8 @@ def question_type(record: Record) -> str:
     if record.type in KIND_TYPES:
         return KIND_TYPES[record.type]
     evidence = set(record.qa.evidence)
-    sessions = {s.id for s, t in record.iter_turns() if t.id in evidence}
-    if len(sessions) > 1:
+    days = sessions_by_day(record.sessions)
+    if sum(any(t.id in evidence for t in s.turns) for s in days) > 1:
         return "multi-session"
     if any(t.speaker == ASSISTANT for t in record.turns if t.id in evidence):
         return "single-session-assistant"
@@ -87,8 +93,9 @@ def to_instance(record: Record) -> dict[str, Any]:
     qid = qid if isinstance(qid, str) else str(record.tid)
     if is_abstention(record) and not qid.endswith(ABSTENTION_SUFFIX):
         qid += ABSTENTION_SUFFIX
+    sessions = sessions_by_day(record.sessions)
     ids, answer_ids = [], []
-    for session in record.sessions:
+    for session in sessions:
         gold = session.id.startswith(ANSWER_PREFIX) or any(t.id in evidence for t in session.turns)
         sid = session.id
         if gold and not sid.startswith(ANSWER_PREFIX):
@@ -103,10 +110,8 @@ def to_instance(record: Record) -> dict[str, Any]:
         "answer": record.qa.answer,
         "question_date": to_longmemeval(record.qa.time),
         "haystack_session_ids": ids,
-        "haystack_dates": [to_longmemeval(s.start) for s in record.sessions],
-        "haystack_sessions": [
-            [_turn(t, t.id in evidence) for t in s.turns] for s in record.sessions
-        ],
+        "haystack_dates": [to_longmemeval(s.start) for s in sessions],
+        "haystack_sessions": [[_turn(t, t.id in evidence) for t in s.turns] for s in sessions],
         "answer_session_ids": answer_ids,
     }
 

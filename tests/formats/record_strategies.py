@@ -11,13 +11,14 @@ history.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from memsim.formats._dates import iso_minute
+from memsim.formats._dates import iso_minute, sessions_by_day
 from memsim.records import LETTERS, QA, Provenance, Record, Session, Turn
 
 SETTINGS = settings(
@@ -110,9 +111,12 @@ def records(draw: st.DrawFn, max_size: int = 5) -> list[Record]:
     return [draw(record(tid)) for tid in range(n)]
 
 
-def history_view(record: Record) -> dict[str, Any]:
+def history_view(record: Record, by_day: bool = False) -> dict[str, Any]:
     """What LongMemEval and LoCoMo hold of a history: per session its start and its turns'
-    speakers and texts, and the evidence as (session, turn) positions."""
+    speakers and texts, and the evidence as (session, turn) positions; ``by_day``: of the
+    history with its sessions cut by day, as those formats write it."""
+    if by_day:
+        record = dataclasses.replace(record, sessions=sessions_by_day(record.sessions))
     where = {
         t.id: (s, k)
         for s, session in enumerate(record.sessions)

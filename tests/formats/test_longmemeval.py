@@ -74,7 +74,7 @@ def test_native_to_longmemeval_and_back_keeps_what_the_format_holds(
     back = list(LME.read(tmp / "lme"))
     assert len(back) == len(recs)
     for before, after in zip(recs, back, strict=True):
-        assert history_view(after) == history_view(before)
+        assert history_view(after) == history_view(before, by_day=True)
         assert (after.qa.answer, after.qa.time) == (before.qa.answer, before.qa.time)
         assert (after.qa.options, after.qa.gold) == ((), None)
         assert after.type == question_type(before)
