@@ -87,3 +87,20 @@ class Fields:
 
 def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
+
+
+class UniqueIds:
+    """Ids unique within one written file: a repeated id gets ``-2``, ``-3``... (records
+    read from MemDaily's per-type files repeat their tids), in the order records come."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def make(self, base: str, suffix: str = "") -> str:
+        """``base + suffix``, or ``base-<n> + suffix`` for the first n that is new."""
+        candidate, n = base, 1
+        while candidate + suffix in self._seen:
+            n += 1
+            candidate = f"{base}-{n}"
+        self._seen.add(candidate + suffix)
+        return candidate + suffix

@@ -58,7 +58,7 @@ from typing import Any
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats._dates import from_locomo, sessions_by_day, to_locomo
-from memsim.formats._fields import Fields, load_json, write_json
+from memsim.formats._fields import Fields, UniqueIds, load_json, write_json
 from memsim.formats._names import UserNames
 from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn
 
@@ -105,9 +105,11 @@ def _conversations(records: Iterable[Record]) -> Iterator[list[Record]]:
         yield run
 
 
-def to_conversation(run: list[Record], names: UserNames) -> dict[str, Any]:
+def to_conversation(
+    run: list[Record], names: UserNames, ids: UniqueIds | None = None
+) -> dict[str, Any]:
     """The LoCoMo conversation of records sharing one history (raises ValueError on a
-    non-ISO time)."""
+    time no reader knows); ``sample_id`` made unique by ``ids``."""
     first = run[0]
     speakers = first.extra.get("speakers")
     if not (isinstance(speakers, list) and len(speakers) == 2):
@@ -138,7 +140,9 @@ def to_conversation(run: list[Record], names: UserNames) -> dict[str, Any]:
         item["category"] = cat
         qa.append(item)
     return {
-        "sample_id": sample_id if isinstance(sample_id, str) else f"memsim-{first.tid}",
+        "sample_id": (ids or UniqueIds()).make(
+            sample_id if isinstance(sample_id, str) else f"memsim-{first.tid}"
+        ),
         "conversation": conversation,
         "qa": qa,
     }
@@ -261,11 +265,11 @@ class LocomoFormat:
 
     def write(self, records: Iterable[Record], out: Path, info: ExportInfo) -> list[str]:
         path = out / FILE
-        names = UserNames(info.profiles)
+        names, ids = UserNames(info.profiles), UniqueIds()
         conversations = []
         for run in _conversations(records):
             try:
-                conversations.append(to_conversation(run, names))
+                conversations.append(to_conversation(run, names, ids))
             except ValueError as exc:
                 raise FormatError(path, str(exc), record=run[0].tid, field="time") from None
         write_json(path, conversations)

@@ -54,7 +54,7 @@ import orjson
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats._dates import from_longmemeval, sessions_by_day, to_longmemeval
-from memsim.formats._fields import Fields, load_json
+from memsim.formats._fields import Fields, UniqueIds, load_json
 from memsim.records import ASSISTANT, QA, SPEAKERS, Record, Session, Turn
 
 FILE = "longmemeval.json"
@@ -86,21 +86,23 @@ def is_abstention(record: Record) -> bool:
     return record.type in ("abstention", "unanswerable") or record.extra.get("abstention") is True
 
 
-def to_instance(record: Record) -> dict[str, Any]:
-    """The LongMemEval instance of one record (raises ValueError on a non-ISO time)."""
+def to_instance(record: Record, ids: UniqueIds | None = None) -> dict[str, Any]:
+    """The LongMemEval instance of one record (raises ValueError on a time no reader
+    knows). ``question_id`` is the one read (``extra``) or the tid, made unique by ``ids``."""
     evidence = set(record.qa.evidence)
-    qid = record.extra.get("question_id")
-    qid = qid if isinstance(qid, str) else str(record.tid)
-    if is_abstention(record) and not qid.endswith(ABSTENTION_SUFFIX):
-        qid += ABSTENTION_SUFFIX
+    read = record.extra.get("question_id")
+    base = read if isinstance(read, str) else str(record.tid)
+    suffix = ABSTENTION_SUFFIX if is_abstention(record) else ""
+    base = base.removesuffix(ABSTENTION_SUFFIX)
+    qid = (ids or UniqueIds()).make(base, suffix)
     sessions = sessions_by_day(record.sessions)
-    ids, answer_ids = [], []
+    session_ids, answer_ids = [], []
     for session in sessions:
         gold = session.id.startswith(ANSWER_PREFIX) or any(t.id in evidence for t in session.turns)
         sid = session.id
         if gold and not sid.startswith(ANSWER_PREFIX):
             sid = ANSWER_PREFIX + sid
-        ids.append(sid)
+        session_ids.append(sid)
         if gold:
             answer_ids.append(sid)
     return {
@@ -109,7 +111,7 @@ def to_instance(record: Record) -> dict[str, Any]:
         "question": record.qa.question,
         "answer": record.qa.answer,
         "question_date": to_longmemeval(record.qa.time),
-        "haystack_session_ids": ids,
+        "haystack_session_ids": session_ids,
         "haystack_dates": [to_longmemeval(s.start) for s in sessions],
         "haystack_sessions": [[_turn(t, t.id in evidence) for t in s.turns] for s in sessions],
         "answer_session_ids": answer_ids,
@@ -205,11 +207,12 @@ class LongMemEvalFormat:
 
     def write(self, records: Iterable[Record], out: Path, info: ExportInfo) -> list[str]:
         path = out / FILE
+        ids = UniqueIds()
         with path.open("wb") as fh:
             fh.write(b"[")
             for n, record in enumerate(records):
                 try:
-                    instance = to_instance(record)
+                    instance = to_instance(record, ids)
                 except ValueError as exc:
                     raise FormatError(path, str(exc), record=record.tid, field="time") from None
                 fh.write((b",\n" if n else b"\n") + orjson.dumps(instance))

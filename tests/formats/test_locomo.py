@@ -5,6 +5,7 @@ files are FormatErrors naming file, record and field."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -270,3 +271,9 @@ def test_dates_in_the_real_forms() -> None:
     for bad in ("13:00 pm on 8 May, 2023", "1:56 pm on 31 June, 2023", "8 May 2023"):
         with pytest.raises(ValueError, match=r"not|out of range|day"):
             from_locomo(bad)
+
+
+def test_sample_ids_stay_unique_when_tids_repeat(tmp_path: Path) -> None:
+    recs = [dataclasses.replace(r, tid=7) for r in fixed_records(3)]
+    data = _export(tmp_path / "out", recs)
+    assert [d["sample_id"] for d in data] == ["memsim-7", "memsim-7-2", "memsim-7-3"]

@@ -4,6 +4,7 @@ read; bad files are FormatErrors naming file, record and field."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -285,3 +286,12 @@ def test_locomo_questions_export_to_valid_longmemeval(tmp_path: Path) -> None:
     assert {"multi-session", "single-session-user"} & types
     abstentions = [d for d, r in zip(data, recs, strict=True) if r.extra["category"] == 5]
     assert abstentions and all(d["question_id"].endswith("_abs") for d in abstentions)
+
+
+def test_question_ids_stay_unique_when_tids_repeat(tmp_path: Path) -> None:
+    """Records read from MemDaily's per-type files repeat their tids."""
+    recs = fixed_records(3)
+    recs = [dataclasses.replace(r, tid=7) for r in recs]
+    recs[2] = dataclasses.replace(recs[2], type="abstention")
+    data = _export(tmp_path, recs)
+    assert [d["question_id"] for d in data] == ["7", "7-2", "7_abs"]
