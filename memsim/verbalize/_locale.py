@@ -10,8 +10,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memsim._yaml import safe_load
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 
@@ -206,8 +207,8 @@ def load_locale(code_or_path: str) -> LocaleData:
 @lru_cache(maxsize=8)
 def _parse(path: Path) -> LocaleData:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = safe_load(path.read_bytes(), str(path))
+    except OSError as exc:
         raise ValueError(f"{path}: cannot read locale data: {exc}") from None
     try:
         return LocaleData.model_validate(data)
