@@ -123,9 +123,9 @@ def safe_load(text: str | bytes, filename: str) -> Any:
 
 
 __all__ = [
-    "Loader",
     "MAX_ALIAS_NODES",
     "MAX_DEPTH",
+    "Loader",
     "YamlBombError",
     "check_expansion",
     "compose_checked",

@@ -59,8 +59,9 @@ def audit_cmd(
 ) -> None:
     """Audit a dataset at PATH: every answer re-derived from the profiles, every message
     checked against its facts, structural defects, and memory-free shortcut baselines."""
+    from memsim._io import check_writable
     from memsim._registry import UnknownPluginError
-    from memsim.audit import CHECKS, load_context, open_source, run_audit
+    from memsim.audit import CHECKS, REPORT_KIND, load_context, open_source, run_audit
     from memsim.audit._markdown import summary_lines
     from memsim.cli._main import _progress, fail, user_errors
 
@@ -68,6 +69,8 @@ def audit_cmd(
     if unknown:
         fail(f"unknown check(s) {unknown} (known: {', '.join(CHECKS.names())})")
     with user_errors():
+        if report_dir:  # a report that cannot be written fails before the audit runs
+            check_writable(report_dir, REPORT_KIND)
         try:
             source = open_source(path, fmt)  # type: ignore[arg-type]
             ctx = load_context(source, profiles, schema_path)

@@ -117,6 +117,7 @@ def bench_cmd(
     cache_dir: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
+    from memsim._io import check_writable
     from memsim._registry import UnknownPluginError
     from memsim.bench import (
         BenchOptions,
@@ -125,9 +126,11 @@ def bench_cmd(
         parse_levels,
         run_bench,
     )
+    from memsim.bench._api import BENCH_KIND
     from memsim.cli._main import _progress, fail, user_errors
 
     with user_errors():
+        check_writable(out, BENCH_KIND)  # before the benchmark runs, not after
         names = (
             tuple(m.strip() for m in mechanisms.split(",") if m.strip())
             if mechanisms is not None

@@ -16,7 +16,13 @@ from typing import Any, NoReturn
 import click
 
 from memsim import __version__
-from memsim._io import OutputExistsError, atomic_write_bytes, dumps
+from memsim._io import (
+    OutputExistsError,
+    OutputWriteError,
+    atomic_write_bytes,
+    check_writable,
+    dumps,
+)
 from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
 from memsim.schema import Schema, SchemaError, load_schema
 
@@ -40,8 +46,16 @@ def user_errors() -> Iterator[None]:
             click.echo(line, err=True)
         click.echo(f"memsim: {len(exc.messages)} problem(s) found", err=True)
         sys.exit(BAD_INPUT)
-    except (OutputExistsError, MissingExtraError, FileNotFoundError, ValueError) as exc:
+    except (
+        OutputExistsError,
+        OutputWriteError,
+        MissingExtraError,
+        FileNotFoundError,
+        ValueError,
+    ) as exc:
         fail(str(exc))
+    except OSError as exc:  # a full disk, a file that vanished: say which and why
+        fail(f"{exc.filename or 'memsim'}: {exc.strerror or exc}")
 
 
 def _load(path: str) -> Schema:
@@ -184,9 +198,12 @@ def profiles_cmd(
     """Sample N profiles and write one JSON file each, plus a manifest, atomically."""
     from memsim.graph import BRNet
     from memsim.profile import write_profiles
+    from memsim.profile._store import PROFILES_KIND
     from memsim.sampling import ProfileSampler
 
     schema_obj = _load(schema_path)
+    with user_errors():
+        check_writable(out, PROFILES_KIND)
     net = BRNet(schema_obj)
     manifest = {
         "schema": {
@@ -262,11 +279,13 @@ def generate_cmd(
     **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
-    from memsim.dataset import GenerateOptions, generate_dataset
+    from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
+    with user_errors():
+        check_writable(out, DATASET_KIND)
     kinds = tuple(t.strip() for t in types.split(",") if t.strip())
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:

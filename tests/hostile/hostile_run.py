@@ -7,8 +7,11 @@ audit finding and exit status 1), never a traceback, and leave no half-written o
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,10 +22,13 @@ PER_TYPE = 10
 
 
 def memsim(
-    *args: str | Path, env: dict[str, str] | None = None, timeout: float = 300
+    *args: str | Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    prefix: Sequence[str] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m memsim ARGS`` from the repository root."""
-    cmd = [sys.executable, "-m", "memsim", *map(str, args)]
+    """Run ``python -m memsim ARGS`` from the repository root (after ``prefix``)."""
+    cmd = [*prefix, sys.executable, "-m", "memsim", *map(str, args)]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -70,3 +76,16 @@ def audit_args(folder: Path, schema: Path = SCHEMA) -> list[str | Path]:
         schema,
         "--no-progress",
     ]
+
+
+def as_unprivileged() -> list[str]:
+    """A command prefix under which file permissions hold: as root, the capabilities
+    that override them are dropped (setpriv); as anyone else, nothing."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        import pytest
+
+        pytest.skip("running as root without setpriv: permissions cannot be tested")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner,-chown"]
