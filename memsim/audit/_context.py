@@ -7,6 +7,7 @@ bounded number of them whatever the dataset's size.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +18,7 @@ import orjson
 
 from memsim.audit._source import AuditSource
 from memsim.audit._types import AuditInputError, AuditItem
-from memsim.profile import Profile
+from memsim.profile import Profile, ProfileError, read_profile
 from memsim.schema import Schema, SchemaError, load_schema
 from memsim.verbalize import LocaleData, load_locale
 
@@ -47,7 +48,7 @@ class AuditOptions:
 class ProfileStore:
     """A memsim profiles folder, read lazily by profile id."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, schema: Schema | None = None):
         manifest = folder / "manifest.json"
         try:
             data = orjson.loads(manifest.read_bytes())
@@ -58,6 +59,9 @@ class ProfileStore:
         if not isinstance(data, dict) or data.get("kind") != "profiles":
             raise AuditInputError(f"{manifest}: not a profiles manifest")
         self.folder = folder
+        self.schema = schema
+        """Each profile is checked against it as it is read (a wrong-typed value of an
+        attribute no question reads is bad input too)."""
         self.manifest: dict[str, Any] = data
         self._cache: OrderedDict[str, Profile] = OrderedDict()
 
@@ -66,13 +70,15 @@ class ProfileStore:
         if hit is not None:
             self._cache.move_to_end(profile_id)
             return hit
+        if not re.fullmatch(r"p\d{6,}", profile_id):
+            raise AuditInputError(f"profile id {profile_id!r} is not a memsim profile id (p000123)")
         path = self.folder / f"{profile_id}.json"
         try:
-            profile = Profile.from_json(orjson.loads(path.read_bytes()))
+            profile = read_profile(path, self.schema)
         except FileNotFoundError:
             raise AuditInputError(f"{path}: missing (the dataset names this profile)") from None
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise AuditInputError(f"{path}: not a valid profile: {exc}") from None
+        except ProfileError as exc:
+            raise AuditInputError(str(exc)) from None
         self._cache[profile_id] = profile
         if len(self._cache) > PROFILE_CACHE:
             self._cache.popitem(last=False)
@@ -166,7 +172,7 @@ def load_context(
             raise AuditInputError(f"{schema}: cannot read schema: {exc}") from None
     graphs = Path(profiles) if profiles is not None else None
     if graphs is not None and graphs.is_dir():
-        ctx.profiles = ProfileStore(graphs)
+        ctx.profiles = ProfileStore(graphs, ctx.schema)
         graphs = None
     elif graphs is None and source.format == "memdaily":
         graphs = source.graphs

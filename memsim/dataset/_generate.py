@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 
 from memsim import __version__
 from memsim.graph import BRNet
 from memsim.profile import Profile
+from memsim.profile._check import read_profile
 from memsim.profile._store import read_manifest
 from memsim.qa import KIND_ORDER, QA_KINDS, QAContext, ValuePool, assign_letters
 from memsim.qa._choices import POOL_START
@@ -137,16 +137,16 @@ def make_record(
     }
 
 
-def load_profile(folder: Path, index: int) -> Profile:
+def load_profile(folder: Path, index: int, schema: Schema | None = None) -> Profile:
+    """Profile ``index`` of ``folder``, checked against ``schema`` when given
+    (:class:`memsim.profile.ProfileError` names the file and the field)."""
     path = folder / f"p{index:06d}.json"
     try:
-        return Profile.from_json(orjson.loads(path.read_bytes()))
+        return read_profile(path, schema)
     except FileNotFoundError:
         raise FileNotFoundError(
             f"{path}: missing; the profiles folder has too few profiles"
         ) from None
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: not a valid profile: {exc}") from None
 
 
 def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
@@ -181,7 +181,8 @@ def generate_records(
     if workers <= 1:
         ctx = ctx or make_context(schema, options.seed)
         for tid, (kind, scenario) in steps:
-            yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
+            profile = load_profile(profiles, tid, schema)
+            yield make_record(ctx, profile, kind, scenario, tid, options.seed)
         return
     mp = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -201,7 +202,7 @@ def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
 
 def _make_in_worker(step: tuple[int, tuple[str, str]]) -> dict[str, Any]:
     tid, (kind, scenario) = step
-    profile = load_profile(_WORKER["profiles"], tid)
+    profile = load_profile(_WORKER["profiles"], tid, _WORKER["ctx"].schema)
     return make_record(_WORKER["ctx"], profile, kind, scenario, tid, _WORKER["seed"])
 
 

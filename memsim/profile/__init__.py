@@ -1,5 +1,6 @@
 """Stage 3: profiles (sampled ground truth) and their JSON files."""
 
+from memsim.profile._check import ProfileError, profile_problems, read_profile
 from memsim.profile._store import PROFILES_KIND, read_profiles, write_profiles
 from memsim.profile._types import PROFILE_FORMAT, ChangeEvent, Entity, Fact, Profile, ValueStep
 
@@ -10,7 +11,10 @@ __all__ = [
     "Entity",
     "Fact",
     "Profile",
+    "ProfileError",
     "ValueStep",
+    "profile_problems",
+    "read_profile",
     "read_profiles",
     "write_profiles",
 ]
