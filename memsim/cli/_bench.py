@@ -46,7 +46,7 @@ import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for 
 @click.option("--base-url", help="llm reader: the API's base URL [default: the service's own].")
 @click.option(
     "--concurrency",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=1024),
     default=8,
     show_default=True,
     help="llm reader: requests at once.",

@@ -27,6 +27,8 @@ from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
 from memsim.schema import Schema, SchemaError, load_schema
 
 BAD_INPUT = 2
+MAX_WORKERS = 256
+"""Worker processes a run may ask for (each holds the schema, the pool and a QA context)."""
 
 
 def fail(message: str) -> NoReturn:
@@ -205,6 +207,7 @@ def profiles_cmd(
     with user_errors():
         check_writable(out, PROFILES_KIND)
     net = BRNet(schema_obj)
+    _check_disk(ProfileSampler(net), seed, start, n, Path(out))
     manifest = {
         "schema": {
             "name": schema_obj.name,
@@ -220,6 +223,22 @@ def profiles_cmd(
         profiles = ProfileSampler(net).profiles(seed, start, start + n)
         count = write_profiles(_progress(profiles, n, "profiles", progress), out, manifest)
     click.echo(f"wrote {count} profiles to {out}")
+
+
+def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
+    """Refuse, before sampling, a request that cannot fit on the disk (profile ``start``
+    measured, times ``n``, with a 50% margin)."""
+    import shutil
+
+    one = len(dumps(next(iter(sampler.profiles(seed, start, start + 1))).to_json()))
+    folder = next((p for p in (out.parent, *out.parent.parents) if p.exists()), Path("."))
+    free = shutil.disk_usage(folder).free
+    needed = int(one * n * 1.5)
+    if needed > free:
+        fail(
+            f"--n {n:,} profiles need about {needed / 2**30:,.1f} GiB "
+            f"({one:,} bytes each); {folder} has {free / 2**30:,.1f} GiB free"
+        )
 
 
 def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
@@ -258,7 +277,7 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     default=1,
     show_default=True,
     help="Worker processes; the output is identical for any number.",

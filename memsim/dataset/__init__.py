@@ -17,6 +17,7 @@ from memsim.dataset._generate import (
     make_record,
     manifest_for,
     plan,
+    plan_size,
 )
 from memsim.dataset._memdaily import (
     MemDailyFormatError,
@@ -53,8 +54,8 @@ def generate_dataset(
     With ``rewrite``, template records go through an LLM rewrite pass
     (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
     the data needed (also in the manifest) and what this run did (``run``)."""
-    total = len(plan(options))
-    profiles_manifest = check_profiles(profiles, schema, total)
+    total = plan_size(options)  # the request's size, checked before anything is built
+    profiles_manifest = check_profiles(profiles, schema, total, options)
     with ExitStack() as stack:
         rewriter = None
         if rewrite is not None:
@@ -111,6 +112,7 @@ __all__ = [
     "make_record",
     "memdaily_entry",
     "plan",
+    "plan_size",
     "read_memdaily",
     "to_memdaily",
     "write_data_card",

@@ -71,6 +71,12 @@ def plan(options: GenerateOptions) -> list[tuple[str, str]]:
     return out
 
 
+def plan_size(options: GenerateOptions) -> int:
+    """``len(plan(options))`` without building the plan (a request too large to plan
+    is refused by its size, before any work)."""
+    return options.per_type * len(options.types)
+
+
 def make_context(schema: Schema, seed: int) -> QAContext:
     net = BRNet(schema)
     locale = load_locale(schema.locale)
@@ -149,7 +155,11 @@ def load_profile(folder: Path, index: int, schema: Schema | None = None) -> Prof
         ) from None
 
 
-def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
+def check_profiles(
+    folder: Path, schema: Schema, needed: int, options: GenerateOptions | None = None
+) -> dict[str, Any]:
+    """The profiles manifest, after checking the folder holds profiles 0..needed-1 of
+    ``schema`` (the sizes of the request are checked before anything is planned)."""
     manifest = read_manifest(folder)
     name = manifest.get("schema", {}).get("name")
     if name != schema.name:
@@ -157,6 +167,13 @@ def check_profiles(folder: Path, schema: Schema, needed: int) -> dict[str, Any]:
             f"{folder}: profiles were sampled from schema '{name}', not '{schema.name}'"
         )
     start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
+    if start == 0 and count < needed and options is not None:
+        kinds = len(options.types)
+        raise GenerationError(
+            f"--per-type {options.per_type} x {kinds} QA kind(s) needs {needed:,} profiles "
+            f"(one per trajectory); {folder} holds {count:,}: use --per-type "
+            f"{count // kinds} or less, or sample more profiles (memsim profiles --n {needed})"
+        )
     if start != 0 or count < needed:
         raise ValueError(
             f"{folder}: holds profiles {start}..{start + count - 1}; "
