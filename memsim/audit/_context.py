@@ -7,6 +7,7 @@ bounded number of them whatever the dataset's size.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -178,7 +179,7 @@ def load_context(
         graphs = source.graphs
     if graphs is not None:
         ctx.graphs = _load_graphs(graphs)
-    _check_agreement(ctx)
+    _check_agreement(ctx, Path(schema) if schema is not None else None)
     return ctx
 
 
@@ -198,17 +199,50 @@ def _load_graphs(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def _check_agreement(ctx: AuditContext) -> None:
-    """Profiles, schema and dataset must come from the same schema."""
-    wanted = ctx.source.manifest.get("schema", {}).get("name")
+def _check_agreement(ctx: AuditContext, schema_path: Path | None) -> None:
+    """Profiles, schema and dataset must come from the same schema file, and the
+    profiles from the seed the dataset's profiles were sampled with."""
+    made = ctx.source.manifest
+    wanted = _get(made, "schema", "name")
+    digest = _get(made, "schema", "sha256")
     if ctx.profiles is not None:
-        have = ctx.profiles.manifest.get("schema", {}).get("name")
-        if wanted and have and wanted != have:
+        folder, have = ctx.profiles.folder, ctx.profiles.manifest
+        if wanted and _get(have, "schema", "name") not in (None, wanted):
             raise AuditInputError(
-                f"{ctx.profiles.folder}: profiles of schema '{have}', the dataset is '{wanted}'"
+                f"{folder}: profiles of schema '{_get(have, 'schema', 'name')}', "
+                f"the dataset is '{wanted}'"
+            )
+        if digest and _get(have, "schema", "sha256") not in (None, digest):
+            raise AuditInputError(
+                f"{folder}: profiles sampled from another version of schema '{wanted}' "
+                f"(sha256 {str(_get(have, 'schema', 'sha256'))[:12]}..., the dataset's is "
+                f"{digest[:12]}...)"
+            )
+        seed = _get(made, "profiles", "seed")
+        if seed is not None and have.get("seed") not in (None, seed):
+            raise AuditInputError(
+                f"{folder}: profiles sampled with seed {have.get('seed')}, the dataset was "
+                f"generated from profiles of seed {seed}"
             )
     if ctx.schema is not None and wanted and ctx.schema.name != wanted:
-        raise AuditInputError(f"--schema is '{ctx.schema.name}', the dataset is '{wanted}'")
+        raise AuditInputError(
+            f"{schema_path}: --schema is '{ctx.schema.name}', the dataset is '{wanted}'"
+        )
+    if schema_path is not None and digest:
+        have_digest = hashlib.sha256(schema_path.read_bytes()).hexdigest()
+        if have_digest != digest:
+            raise AuditInputError(
+                f"{schema_path}: not the schema file the dataset was generated from "
+                f"(sha256 {have_digest[:12]}..., the manifest says {digest[:12]}...)"
+            )
+
+
+def _get(data: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)  # type: ignore[assignment]
+    return data
 
 
 __all__ = ["NEEDS", "AuditContext", "AuditOptions", "ProfileStore", "load_context"]

@@ -7,6 +7,7 @@ that is neither format, a broken record, profiles or a schema that do not match)
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -86,6 +87,8 @@ def audit_cmd(
             fail(str(exc))
     for line in summary_lines(report):
         click.echo(line)
+    for line in first_errors(report):
+        click.echo(line)
     by_reason: dict[str, list[str]] = {}
     for name, reason in sorted(report.skipped.items()):
         by_reason.setdefault(reason, []).append(name)
@@ -94,3 +97,17 @@ def audit_cmd(
     if report_dir:
         click.echo(f"wrote {report_dir}/report.json and report.md")
     sys.exit(report.exit_status)
+
+
+def first_errors(report: Any, per_check: int = 3) -> list[str]:
+    """The first errors of each check that found any, so that a failed audit says why
+    without opening the report."""
+    out = []
+    for name, result in sorted(report.results.items()):
+        errors = [f for f in result.findings if f.severity == "error"]
+        for f in errors[:per_check]:
+            out.append(f"error: {name}: {f.where + ': ' if f.where else ''}{f.message}")
+        more = result.severities["error"] - len(errors[:per_check])
+        if more > 0:
+            out.append(f"error: {name}: ... and {more} more (see --report)")
+    return out

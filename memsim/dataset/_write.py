@@ -8,6 +8,7 @@ MemDaily layout, ``{type: {scenario: [{tid, message_list, QA}]}}``), the data ca
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,22 @@ def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]
     return [md.name, csv.name]
 
 
+DIGESTED = ("dataset.jsonl", "memdaily.json")
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """sha256 of the data files, for the manifest: the audit proves it read what
+    generate wrote, not a cut or edited copy."""
+    out = {}
+    for name in DIGESTED:
+        h = hashlib.sha256()
+        with open(folder / name, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        out[name] = h.hexdigest()
+    return out
+
+
 def write_dataset(
     records: Iterable[dict[str, Any]],
     out: str | Path,
@@ -78,5 +95,6 @@ def write_dataset(
                 by_type[record["scenario"]] = by_type.get(record["scenario"], 0) + 1
             stream.close()
         written = write_card(stage, card_title, card_notes) if card_title else []
-        (stage / MANIFEST).write_bytes(dumps({**manifest(counts), "card_files": written}))
+        made = {**manifest(counts), "card_files": written, "sha256": digests(stage)}
+        (stage / MANIFEST).write_bytes(dumps(made))
     return counts
