@@ -56,6 +56,8 @@ def value_problem(value: Any, attr: Attribute, domain: frozenset[str]) -> str | 
         return None
     if not isinstance(value, str) or not value.strip():
         return f"{value!r} is not a non-empty string"
+    if "{" in value or "}" in value:
+        return f"{value!r} holds a template brace"
     if kind == "categorical" and domain and value not in domain:
         return f"{value!r} is not one of the attribute's values"
     if kind == "date" and not _is_date(value, dt.date.fromisoformat):

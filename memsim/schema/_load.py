@@ -15,6 +15,7 @@ from memsim._yaml import Loader, YamlBombError, check_expansion
 from memsim.schema._checks import Path, Problem, check_schema
 from memsim.schema._models import Schema
 from memsim.schema._refs import all_node_keys, node_id, node_parents
+from memsim.schema._tokens import check_no_tokens
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
         raise fail() from None
     # the cycle search skips references the checks report as broken, so a cycle is
     # reported together with every other problem, not only once they are fixed
-    problems = check_schema(schema)
+    problems = check_schema(schema) + check_no_tokens(schema)
     try:
         problems += _check_cycles(schema)
     except (KeyError, ValueError):
