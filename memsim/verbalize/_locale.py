@@ -133,6 +133,10 @@ class Recognise(_Strict):
     """Capitalised words that are never names ("I", "I'm")."""
     meta_markers: list[str] = Field(default_factory=list)
     """Phrases that betray prompt leakage or meta-text in a rewrite ("rewritten")."""
+    retractions: list[str] = Field(default_factory=list)
+    """Words that deny or take back what a message states ("not", "no wait",
+    "actually", "不是", "其实"): a rewrite may not bring one in that its source lacks
+    (a negation or a self-correction of a fact)."""
     known_names: list[str] = Field(default_factory=list)
     """Names of places, companies and the like, beyond the schema's values, that a
     rewrite must not bring in unless its source has them. Where names are not
