@@ -47,6 +47,12 @@ import click
     help="Run only this check (repeatable; see `memsim ls audit_check`).",
 )
 @click.option(
+    "--allow-skip",
+    is_flag=True,
+    help="Exit 0 even when a correctness check could not run for lack of ground truth "
+    "(no --profiles, --schema or graphs.json); without it such an audit exits 1.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def audit_cmd(
@@ -56,6 +62,7 @@ def audit_cmd(
     schema_path: str | None,
     report_dir: str | None,
     checks: tuple[str, ...],
+    allow_skip: bool,
     progress: bool | None,
 ) -> None:
     """Audit a dataset at PATH: every answer re-derived from the profiles, every message
@@ -96,7 +103,37 @@ def audit_cmd(
         click.echo(f"skipped {', '.join(names)}: {reason}")
     if report_dir:
         click.echo(f"wrote {report_dir}/report.json and report.md")
+    unproven = unverified(report)
+    if unproven and report.exit_status == 0 and not allow_skip:
+        click.echo(
+            f"memsim: error: not proven: {', '.join(unproven)} could not run for lack of "
+            "ground truth (see 'skipped' above); give what they need, or --allow-skip to "
+            "accept an audit without them",
+            err=True,
+        )
+        sys.exit(1)
     sys.exit(report.exit_status)
+
+
+GROUND_TRUTH = frozenset({"profiles", "schema", "graphs"})
+
+
+def unverified(report: Any) -> list[str]:
+    """The correctness checks that apply to this input and were skipped only for lack
+    of ground truth (profiles, schema, graphs.json): ours on our native records,
+    MemDaily's on MemDaily-format files."""
+    from memsim.audit import CHECKS
+
+    ctx, out = report.ctx, []
+    for name in sorted(report.skipped):
+        check = CHECKS.get(name)
+        applies = (check.group == "correctness" and ctx.has("provenance")) or (
+            check.group == "memdaily" and ctx.source.format == "memdaily"
+        )
+        missing = {need for need in check.needs if not ctx.has(need)}
+        if applies and missing and missing <= GROUND_TRUTH:
+            out.append(name)
+    return out
 
 
 def first_errors(report: Any, per_check: int = 3) -> list[str]:
