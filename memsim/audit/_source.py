@@ -120,6 +120,9 @@ def _native_item(record: Any, index: int, where: str, source: str) -> AuditItem:
         missing.append("message_list (objects with mid, message, time)")
     if missing:
         raise AuditInputError(f"{where}: not a memsim record: missing {', '.join(missing)}")
+    wrong = _wrong_types(record, messages or [])
+    if wrong:
+        raise AuditInputError(f"{where}: not a memsim record: {'; '.join(wrong[:3])}")
     return AuditItem(
         index=index,
         type=str(record["type"]),
@@ -132,6 +135,48 @@ def _native_item(record: Any, index: int, where: str, source: str) -> AuditItem:
         locale=record.get("locale"),
         source=source,
     )
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"tid": (int,), "type": (str,), "scenario": (str,)}
+_MESSAGE_TYPES: dict[str, tuple[type, ...]] = {
+    "mid": (int,),
+    "message": (str,),
+    "time": (str,),
+    "facts": (list,),
+    "place": (str,),
+}
+_QA_TYPES: dict[str, tuple[type, ...]] = {
+    "question": (str,),
+    "choices": (dict,),
+    "ground_truth": (str,),
+    "target_step_id": (list,),
+    "time": (str,),
+    "provenance": (dict,),
+}
+
+
+def _wrong_types(record: dict[str, Any], messages: list[dict[str, Any]]) -> list[str]:
+    """The fields of a native record that hold a value of the wrong JSON type (checks
+    may then trust the types: a finding, never a crash, for wrong values)."""
+
+    def bad(data: dict[str, Any], types: dict[str, tuple[type, ...]], prefix: str) -> list[str]:
+        return [
+            f"{prefix}{key} is {type(data[key]).__name__}, not {types[key][0].__name__}"
+            for key in types
+            if key in data
+            and (not isinstance(data[key], types[key]) or isinstance(data[key], bool))
+        ]
+
+    out = bad(record, _TYPES, "")
+    out += bad(record["QA"], _QA_TYPES, "QA.")
+    for i, m in enumerate(messages):
+        out += bad(m, _MESSAGE_TYPES, f"message_list[{i}].")
+        facts = m.get("facts", [])
+        if isinstance(facts, list) and not all(isinstance(f, str) for f in facts):
+            out.append(f"message_list[{i}].facts holds a non-string")
+    if "profile_id" in record and not isinstance(record["profile_id"], str | None):
+        out.append("profile_id is not a string")
+    return out
 
 
 def _memdaily_items(path: Path) -> Iterator[AuditItem]:
