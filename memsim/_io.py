@@ -39,16 +39,32 @@ def usual_mode(directory: bool = False) -> int:
     return (0o777 if directory else 0o666) & ~_umask()
 
 
+class OutputWriteError(OSError):
+    """An output cannot be written (a read-only folder, a full disk); nothing was left
+    half-written. The message names the path and the reason."""
+
+
+def cannot_write(out: Path, exc: OSError) -> OutputWriteError:
+    where = exc.filename or out
+    return OutputWriteError(f"{where}: cannot write {out}: {exc.strerror or exc}")
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write a file through a temp file in the same folder and rename it into place."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.chmod(tmp, usual_mode())
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise cannot_write(path, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -68,27 +84,52 @@ def atomic_output_dir(out: str | Path, kind: str) -> Iterator[Path]:
 
     ``out`` may already exist only if it is empty or an earlier output of the same
     ``kind`` (its manifest says so): a folder of the user's own files is never
-    replaced. On any error the staging folder is removed and ``out`` is untouched.
+    replaced. On any error the staging folder is removed and ``out`` is untouched; a
+    folder that cannot be written raises :class:`OutputWriteError` before any work.
     """
     out = Path(out)
     _check_replaceable(out, kind)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale(out)
-    prefix = f".{out.name}.{os.getpid()}."
-    stage = Path(tempfile.mkdtemp(prefix=prefix, suffix=".partial", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(out)
+        prefix = f".{out.name}.{os.getpid()}."
+        stage = Path(tempfile.mkdtemp(prefix=prefix, suffix=".partial", dir=out.parent))
+    except OSError as exc:
+        raise cannot_write(out, exc) from None
     try:
         os.chmod(stage, usual_mode(directory=True))
         yield stage
+        _publish(stage, out)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def check_writable(out: str | Path, kind: str) -> None:
+    """Fail now, before any work, if :func:`atomic_output_dir` would fail at the end:
+    ``out`` holds files of another kind, or its folder cannot be written."""
+    out = Path(out)
+    _check_replaceable(out, kind)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".probe", dir=out.parent)).rmdir()
+    except OSError as exc:
+        raise cannot_write(out, exc) from None
+
+
+def _publish(stage: Path, out: Path) -> None:
+    try:
         old = None
         if out.exists():
             old = out.with_name(f".{out.name}.{os.getpid()}.old")
             os.replace(out, old)
         os.replace(stage, out)
-        if old is not None:
-            shutil.rmtree(old)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
+    except OSError as exc:
+        if old is not None and not out.exists():
+            os.replace(old, out)  # put the earlier output back
+        raise cannot_write(out, exc) from None
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _remove_stale(out: Path) -> None:

@@ -17,12 +17,14 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _correctness,
     _cues,
     _faithful,
+    _manifest,
     _memdaily,
     _messages,
     _noise,
     _prior,
     _shortcuts,
     _structure,
+    _unfaithful,
 )
 from memsim.audit._context import AuditContext, AuditOptions, ProfileStore, load_context
 from memsim.audit._framework import CHECKS, Check, check_names, dataset_check, item_check, run_audit

@@ -7,6 +7,8 @@ bounded number of them whatever the dataset's size.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,7 +20,7 @@ import orjson
 from memsim._io import MANIFEST
 from memsim.audit._source import AuditSource
 from memsim.audit._types import AuditInputError, AuditItem
-from memsim.profile import Profile, profile_file
+from memsim.profile import Profile, ProfileError, profile_file, read_profile
 from memsim.schema import Schema, SchemaError, load_schema
 from memsim.verbalize import LocaleData, load_locale
 
@@ -48,7 +50,7 @@ class AuditOptions:
 class ProfileStore:
     """A memsim profiles folder, read lazily by profile id."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, schema: Schema | None = None):
         manifest = folder / MANIFEST
         try:
             data = orjson.loads(manifest.read_bytes())
@@ -59,6 +61,9 @@ class ProfileStore:
         if not isinstance(data, dict) or data.get("kind") != "profiles":
             raise AuditInputError(f"{manifest}: not a profiles manifest")
         self.folder = folder
+        self.schema = schema
+        """Each profile is checked against it as it is read (a wrong-typed value of an
+        attribute no question reads is bad input too)."""
         self.manifest: dict[str, Any] = data
         self._cache: OrderedDict[str, Profile] = OrderedDict()
 
@@ -67,13 +72,15 @@ class ProfileStore:
         if hit is not None:
             self._cache.move_to_end(profile_id)
             return hit
+        if not re.fullmatch(r"p\d{6,}", profile_id):
+            raise AuditInputError(f"profile id {profile_id!r} is not a memsim profile id (p000123)")
         path = self.folder / profile_file(profile_id)
         try:
-            profile = Profile.from_json(orjson.loads(path.read_bytes()))
+            profile = read_profile(path, self.schema)
         except FileNotFoundError:
             raise AuditInputError(f"{path}: missing (the dataset names this profile)") from None
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise AuditInputError(f"{path}: not a valid profile: {exc}") from None
+        except ProfileError as exc:
+            raise AuditInputError(str(exc)) from None
         self._cache[profile_id] = profile
         if len(self._cache) > PROFILE_CACHE:
             self._cache.popitem(last=False)
@@ -177,13 +184,13 @@ def load_context(
                 "audit the dataset folder itself, or give MemDaily's graphs.json "
                 "(`memsim export DATASET --to memdaily` writes one beside memdaily.json)"
             )
-        ctx.profiles = ProfileStore(graphs)
+        ctx.profiles = ProfileStore(graphs, ctx.schema)
         graphs = None
     elif graphs is None and source.format == "memdaily":
         graphs = source.graphs
     if graphs is not None:
         ctx.graphs = _load_graphs(graphs)
-    _check_agreement(ctx)
+    _check_agreement(ctx, Path(schema) if schema is not None else None)
     return ctx
 
 
@@ -203,17 +210,50 @@ def _load_graphs(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def _check_agreement(ctx: AuditContext) -> None:
-    """Profiles, schema and dataset must come from the same schema."""
-    wanted = ctx.source.manifest.get("schema", {}).get("name")
+def _check_agreement(ctx: AuditContext, schema_path: Path | None) -> None:
+    """Profiles, schema and dataset must come from the same schema file, and the
+    profiles from the seed the dataset's profiles were sampled with."""
+    made = ctx.source.manifest
+    wanted = _get(made, "schema", "name")
+    digest = _get(made, "schema", "sha256")
     if ctx.profiles is not None:
-        have = ctx.profiles.manifest.get("schema", {}).get("name")
-        if wanted and have and wanted != have:
+        folder, have = ctx.profiles.folder, ctx.profiles.manifest
+        if wanted and _get(have, "schema", "name") not in (None, wanted):
             raise AuditInputError(
-                f"{ctx.profiles.folder}: profiles of schema '{have}', the dataset is '{wanted}'"
+                f"{folder}: profiles of schema '{_get(have, 'schema', 'name')}', "
+                f"the dataset is '{wanted}'"
+            )
+        if digest and _get(have, "schema", "sha256") not in (None, digest):
+            raise AuditInputError(
+                f"{folder}: profiles sampled from another version of schema '{wanted}' "
+                f"(sha256 {str(_get(have, 'schema', 'sha256'))[:12]}..., the dataset's is "
+                f"{digest[:12]}...)"
+            )
+        seed = _get(made, "profiles", "seed")
+        if seed is not None and have.get("seed") not in (None, seed):
+            raise AuditInputError(
+                f"{folder}: profiles sampled with seed {have.get('seed')}, the dataset was "
+                f"generated from profiles of seed {seed}"
             )
     if ctx.schema is not None and wanted and ctx.schema.name != wanted:
-        raise AuditInputError(f"--schema is '{ctx.schema.name}', the dataset is '{wanted}'")
+        raise AuditInputError(
+            f"{schema_path}: --schema is '{ctx.schema.name}', the dataset is '{wanted}'"
+        )
+    if schema_path is not None and digest:
+        have_digest = hashlib.sha256(schema_path.read_bytes()).hexdigest()
+        if have_digest != digest:
+            raise AuditInputError(
+                f"{schema_path}: not the schema file the dataset was generated from "
+                f"(sha256 {have_digest[:12]}..., the manifest says {digest[:12]}...)"
+            )
+
+
+def _get(data: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)  # type: ignore[assignment]
+    return data
 
 
 __all__ = ["NEEDS", "AuditContext", "AuditOptions", "ProfileStore", "load_context"]

@@ -23,27 +23,18 @@ CACHE = 1024
 BLOCK = 128
 
 
-@dataset_check(
-    "noise_facts",
-    "every noise message states a real fact of the other profile it names (sampled again "
-    "from the schema and the generation seed) about an entity this profile does not have",
-    GROUP,
-    ("provenance", "profiles", "schema"),
-)
-class NoiseFacts:
-    def __init__(self, ctx: AuditContext, stats: CheckStats):
+class NoiseProfiles:
+    """The other profiles noise messages name, sampled again (a bounded cache; the
+    checks that read them share one, see :func:`noise_profiles`)."""
+
+    def __init__(self, ctx: AuditContext):
         from memsim.sampling import ProfileSampler
 
-        self.ctx, self.stats = ctx, stats
         self.seed = ctx.generation_seed
         self.sampler = ProfileSampler(ctx.net)
         self.cache: OrderedDict[str, Profile] = OrderedDict()
-        if self.seed is not None:
-            stats.notes.append(
-                f"noise profiles sampled again from the schema with generation seed {self.seed}"
-            )
 
-    def other(self, pid: str) -> Profile:
+    def get(self, pid: str) -> Profile:
         hit = self.cache.get(pid)
         if hit is None:
             # noise profiles have neighbouring indices: sample a block of them at once
@@ -57,6 +48,34 @@ class NoiseFacts:
             if hit is None:
                 raise ValueError(f"sampling profile {index} did not give {pid}")
         return hit
+
+
+def noise_profiles(ctx: AuditContext) -> NoiseProfiles:
+    found = ctx.shared.get("noise_profiles")
+    if found is None:
+        found = ctx.shared["noise_profiles"] = NoiseProfiles(ctx)
+    assert isinstance(found, NoiseProfiles)
+    return found
+
+
+@dataset_check(
+    "noise_facts",
+    "every noise message states a real fact of the other profile it names (sampled again "
+    "from the schema and the generation seed) about an entity this profile does not have",
+    GROUP,
+    ("provenance", "profiles", "schema"),
+)
+class NoiseFacts:
+    def __init__(self, ctx: AuditContext, stats: CheckStats):
+        self.ctx, self.stats = ctx, stats
+        self.seed = ctx.generation_seed
+        if self.seed is not None:
+            stats.notes.append(
+                f"noise profiles sampled again from the schema with generation seed {self.seed}"
+            )
+
+    def other(self, pid: str) -> Profile:
+        return noise_profiles(self.ctx).get(pid)
 
     def visit(self, item: AuditItem) -> list[Finding] | None:
         noise = [(m, str(f)) for m in item.messages for f in m.get("facts", ()) if ":" in str(f)]
@@ -112,4 +131,4 @@ class NoiseFacts:
         return []
 
 
-__all__ = ["NoiseFacts"]
+__all__ = ["NoiseFacts", "NoiseProfiles", "noise_profiles"]

@@ -17,8 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from memsim._yaml import safe_load
 from memsim.bench._parse import parse_choice
 from memsim.bench._reader import READER, Reader, ReaderItem, render_memory
 from memsim.bench._tokenize import has_cjk
@@ -28,7 +27,7 @@ PROMPTS = Path(__file__).parent / "prompts"
 
 @lru_cache(maxsize=4)
 def prompt_templates(code: str) -> dict[str, str]:
-    data: dict[str, str] = yaml.safe_load((PROMPTS / f"{code}.yaml").read_text(encoding="utf-8"))
+    data: dict[str, str] = safe_load((PROMPTS / f"{code}.yaml").read_bytes(), code)
     return data
 
 

@@ -48,7 +48,7 @@ from memsim.cli._common import progress_bar as _progress
 @click.option("--base-url", help="llm reader: the API's base URL [default: the service's own].")
 @click.option(
     "--concurrency",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=1024),
     default=8,
     show_default=True,
     help="llm reader: requests at once.",
@@ -119,6 +119,7 @@ def bench_cmd(
     cache_dir: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
+    from memsim._io import check_writable
     from memsim._registry import UnknownPluginError
     from memsim.bench import (
         BenchOptions,
@@ -127,8 +128,10 @@ def bench_cmd(
         parse_levels,
         run_bench,
     )
+    from memsim.bench._api import BENCH_KIND
 
     with user_errors():
+        check_writable(out, BENCH_KIND)  # before the benchmark runs, not after
         names = (
             tuple(m.strip() for m in mechanisms.split(",") if m.strip())
             if mechanisms is not None

@@ -14,10 +14,12 @@ from typing import Any, NoReturn
 
 import click
 
-from memsim._io import OutputExistsError
+from memsim._io import OutputExistsError, OutputWriteError
 from memsim.schema import Schema, SchemaError, load_schema
 
 BAD_INPUT = 2
+MAX_WORKERS = 256
+"""Worker processes a run may ask for (each holds the schema, the pool and a QA context)."""
 
 
 def fail(message: str) -> NoReturn:
@@ -42,8 +44,16 @@ def user_errors() -> Iterator[None]:
         sys.exit(BAD_INPUT)
     except UnknownPluginError as exc:
         fail(str(exc))
-    except (OutputExistsError, MissingExtraError, FileNotFoundError, ValueError) as exc:
+    except (
+        OutputExistsError,
+        OutputWriteError,
+        MissingExtraError,
+        FileNotFoundError,
+        ValueError,
+    ) as exc:
         fail(str(exc))
+    except OSError as exc:  # a full disk, a file that vanished: say which and why
+        fail(f"{exc.filename or 'memsim'}: {exc.strerror or exc}")
 
 
 def load(path: str) -> Schema:
@@ -65,4 +75,12 @@ def format_names() -> list[str]:
     return FORMATS.names()
 
 
-__all__ = ["BAD_INPUT", "fail", "format_names", "load", "progress_bar", "user_errors"]
+__all__ = [
+    "BAD_INPUT",
+    "MAX_WORKERS",
+    "fail",
+    "format_names",
+    "load",
+    "progress_bar",
+    "user_errors",
+]

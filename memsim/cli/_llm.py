@@ -41,7 +41,7 @@ def llm_options(command: F) -> F:
         ),
         click.option(
             "--concurrency",
-            type=click.IntRange(min=1),
+            type=click.IntRange(min=1, max=1024),
             default=8,
             show_default=True,
             help="LLM requests at once; the output is the same for any number.",

@@ -14,10 +14,10 @@ from typing import Any
 import click
 
 from memsim import __version__
-from memsim._io import atomic_write_bytes, dumps
+from memsim._io import atomic_write_bytes, check_writable, dumps
 from memsim.cli._audit import audit_cmd
 from memsim.cli._bench import bench_cmd
-from memsim.cli._common import BAD_INPUT, fail, format_names, user_errors
+from memsim.cli._common import BAD_INPUT, MAX_WORKERS, fail, format_names, user_errors
 from memsim.cli._common import load as _load
 from memsim.cli._common import progress_bar as _progress
 from memsim.cli._export import export_cmd
@@ -159,10 +159,14 @@ def profiles_cmd(
     """Sample N profiles and write one JSON file each, plus a manifest, atomically."""
     from memsim.graph import BRNet
     from memsim.profile import write_profiles
+    from memsim.profile._store import PROFILES_KIND
     from memsim.sampling import ProfileSampler
 
     schema_obj = _load(schema_path)
+    with user_errors():
+        check_writable(out, PROFILES_KIND)
     net = BRNet(schema_obj)
+    _check_disk(ProfileSampler(net), seed, start, n, Path(out))
     manifest = {
         "schema": {
             "name": schema_obj.name,
@@ -178,6 +182,22 @@ def profiles_cmd(
         profiles = ProfileSampler(net).profiles(seed, start, start + n)
         count = write_profiles(_progress(profiles, n, "profiles", progress), out, manifest)
     click.echo(f"wrote {count} profiles to {out}")
+
+
+def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
+    """Refuse, before sampling, a request that cannot fit on the disk (profile ``start``
+    measured, times ``n``, with a 50% margin)."""
+    import shutil
+
+    one = len(dumps(next(iter(sampler.profiles(seed, start, start + 1))).to_json()))
+    folder = next((p for p in (out.parent, *out.parent.parents) if p.exists()), Path("."))
+    free = shutil.disk_usage(folder).free
+    needed = int(one * n * 1.5)
+    if needed > free:
+        fail(
+            f"--n {n:,} profiles need about {needed / 2**30:,.1f} GiB "
+            f"({one:,} bytes each); {folder} has {free / 2**30:,.1f} GiB free"
+        )
 
 
 # --- dataset ---------------------------------------------------------------------------
@@ -209,7 +229,7 @@ def profiles_cmd(
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     default=1,
     show_default=True,
     help="Worker processes; the output is identical for any number.",
@@ -239,11 +259,13 @@ def generate_cmd(
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
     manifest."""
-    from memsim.dataset import GenerateOptions, generate_dataset
+    from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
     from memsim.qa import QA_KINDS
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
+    with user_errors():
+        check_writable(out, DATASET_KIND)
     kinds = tuple(t.strip() for t in types.split(",") if t.strip())
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:

@@ -11,10 +11,12 @@ from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._generate import (
     GenerateOptions,
     GenerationError,
+    check_request,
     generate_records,
     make_record,
     manifest_for,
     plan,
+    plan_size,
 )
 from memsim.dataset._write import DATASET_KIND, DEFAULT_FORMATS, write_dataset
 from memsim.profile import check_profiles
@@ -45,7 +47,8 @@ def generate_dataset(
     (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
     the data needed (also in the manifest) and what this run did (``run``).
     ``formats`` are written beside the native ``dataset.jsonl`` (always written)."""
-    total = len(plan(options))
+    check_request(profiles, options)  # the request's size, checked before anything is built
+    total = plan_size(options)
     profiles_manifest = check_profiles(profiles, schema.name, total)
     with ExitStack() as stack:
         rewriter = None
@@ -99,6 +102,7 @@ __all__ = [
     "generate_records",
     "make_record",
     "plan",
+    "plan_size",
     "write_data_card",
     "write_dataset",
 ]

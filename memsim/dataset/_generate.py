@@ -19,7 +19,7 @@ import numpy as np
 
 from memsim import __version__
 from memsim._io import DATASET_FILE
-from memsim.profile import Profile, load_profile
+from memsim.profile import Profile, load_profile, read_manifest
 from memsim.qa import KIND_ORDER, QA_KINDS, QAContext, assign_letters, make_context
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
@@ -63,6 +63,27 @@ def plan(options: GenerateOptions) -> list[tuple[str, str]]:
         for i, scenario in enumerate(scenarios):
             out += [(name, scenario)] * (base + (1 if i < extra else 0))
     return out
+
+
+def plan_size(options: GenerateOptions) -> int:
+    """``len(plan(options))`` without building the plan (a request too large to plan
+    is refused by its size, before any work)."""
+    return options.per_type * len(options.types)
+
+
+def check_request(folder: Path, options: GenerateOptions) -> None:
+    """Refuse a request larger than the profiles folder, by its size alone, before any
+    plan is built (``--per-type 1000000000`` fails at once, saying what would fit)."""
+    needed = plan_size(options)
+    manifest = read_manifest(folder)
+    start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
+    if start == 0 and count < needed:
+        kinds = len(options.types)
+        raise GenerationError(
+            f"--per-type {options.per_type} x {kinds} QA kind(s) needs {needed:,} profiles "
+            f"(one per trajectory); {folder} holds {count:,}: use --per-type "
+            f"{count // kinds} or less, or sample more profiles (memsim profiles --n {needed})"
+        )
 
 
 def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
@@ -139,7 +160,8 @@ def generate_records(
     if workers <= 1:
         ctx = ctx or make_context(schema, options.seed)
         for tid, (kind, scenario) in steps:
-            yield make_record(ctx, load_profile(profiles, tid), kind, scenario, tid, options.seed)
+            profile = load_profile(profiles, tid, schema)
+            yield make_record(ctx, profile, kind, scenario, tid, options.seed)
         return
     mp = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -159,7 +181,7 @@ def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
 
 def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:
     tid, (kind, scenario) = step
-    profile = load_profile(_WORKER["profiles"], tid)
+    profile = load_profile(_WORKER["profiles"], tid, _WORKER["ctx"].schema)
     return make_record(_WORKER["ctx"], profile, kind, scenario, tid, _WORKER["seed"])
 
 

@@ -9,6 +9,7 @@ other format asked for (by default ``memdaily.json``, the MemDaily layout
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,21 @@ def write_card(folder: Path, title: str, notes: Iterable[str] = ()) -> list[str]
     return [md.name, csv.name]
 
 
+def digests(folder: Path, names: Iterable[str]) -> dict[str, str]:
+    """sha256 of the data files, for the manifest: the audit proves it read what
+    generate wrote, not a cut or edited copy."""
+    out = {}
+    for name in sorted(set(names)):
+        if not (folder / name).is_file():
+            continue
+        h = hashlib.sha256()
+        with open(folder / name, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        out[name] = h.hexdigest()
+    return out
+
+
 def write_dataset(
     records: Iterable[Record],
     out: str | Path,
@@ -67,6 +83,7 @@ def write_dataset(
             again = (x.record for x in read_located(stage / DATASET_FILE))
             files += writer.write(again, stage, info)
         written = write_card(stage, card_title, card_notes) if card_title else []
-        made = manifest(counts, files)
-        (stage / MANIFEST).write_bytes(dumps({**made, "card_files": written}))
+        made = {**manifest(counts, files), "card_files": written}
+        made["sha256"] = digests(stage, [DATASET_FILE, *files])
+        (stage / MANIFEST).write_bytes(dumps(made))
     return counts

@@ -83,7 +83,27 @@ class LLMClient:
                 target=self._loop.run_forever, name="memsim-llm", daemon=True
             )
             self._thread.start()
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        # the task on the loop never ends in an exception: the exception is carried to
+        # the returned future instead. A task whose future was cancelled while it failed
+        # (a 401 racing the caller's clean-up) would otherwise be logged at exit as
+        # "Task exception was never retrieved".
+        inner = asyncio.run_coroutine_threadsafe(_boxed(coro), self._loop)
+        outer: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def settle(done: concurrent.futures.Future[tuple[bool, Any]]) -> None:
+            if done.cancelled() or done.exception() is not None:
+                outer.cancel()
+                return
+            ok, value = done.result()
+            if outer.set_running_or_notify_cancel():
+                if ok:
+                    outer.set_result(value)
+                else:
+                    outer.set_exception(value)
+
+        inner.add_done_callback(settle)
+        outer.add_done_callback(lambda f: f.cancelled() and inner.cancel())
+        return outer
 
     def complete_all(
         self, requests: Sequence[ChatRequest], progress: Callable[[int], object] | None = None
@@ -185,6 +205,14 @@ class LLMClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+async def _boxed(coro: Coroutine[Any, Any, T]) -> tuple[bool, Any]:
+    """(True, result) or (False, the exception); cancellation passes through."""
+    try:
+        return True, await coro
+    except Exception as exc:
+        return False, exc
 
 
 def _bump(counts: dict[str, int], reason: str) -> None:

@@ -1,5 +1,6 @@
 """Stage 3: profiles (sampled ground truth) and their JSON files."""
 
+from memsim.profile._check import ProfileError, profile_problems, read_profile
 from memsim.profile._store import (
     PROFILES_KIND,
     check_profiles,
@@ -18,11 +19,14 @@ __all__ = [
     "Entity",
     "Fact",
     "Profile",
+    "ProfileError",
     "ValueStep",
     "check_profiles",
     "load_profile",
     "profile_file",
+    "profile_problems",
     "read_manifest",
+    "read_profile",
     "read_profiles",
     "write_profiles",
 ]

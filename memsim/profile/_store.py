@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from memsim._io import MANIFEST, atomic_output_dir, dumps
+from memsim.profile._check import read_profile
 from memsim.profile._types import Profile
+
+if TYPE_CHECKING:
+    from memsim.schema import Schema
 
 PROFILES_KIND = "profiles"
 
@@ -59,17 +63,16 @@ def read_profiles(folder: str | Path) -> Iterator[Profile]:
             raise ValueError(f"{path}: not a valid profile: {exc}") from None
 
 
-def load_profile(folder: Path, index: int) -> Profile:
-    """Profile ``index`` of a profiles folder; a missing or broken file is named."""
+def load_profile(folder: Path, index: int, schema: Schema | None = None) -> Profile:
+    """Profile ``index`` of a profiles folder, checked against ``schema`` when given;
+    a missing, broken or mismatched file is named (:class:`ProfileError`)."""
     path = folder / profile_file(index)
     try:
-        return Profile.from_json(orjson.loads(path.read_bytes()))
+        return read_profile(path, schema)
     except FileNotFoundError:
         raise FileNotFoundError(
             f"{path}: missing; the profiles folder has too few profiles"
         ) from None
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: not a valid profile: {exc}") from None
 
 
 def check_profiles(folder: Path, schema_name: str, needed: int) -> dict[str, Any]:

@@ -16,9 +16,10 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 
 from memsim.profile import Profile
-from memsim.qa import QAContext
+from memsim.qa import QAContext, ValuePool
 from memsim.records import Record, Turn
-from memsim.verbalize import value_at
+from memsim.schema import Schema
+from memsim.verbalize import LocaleData, value_at
 from memsim.verify import StatedFact, Vocabulary, check_rewrite, text_stated, vocabulary_for
 
 REASON_KINDS = (
@@ -29,6 +30,7 @@ REASON_KINDS = (
     "new value",
     "new name",
     "meta text",
+    "retraction",
     "truncated",
 )
 
@@ -36,11 +38,17 @@ REASON_KINDS = (
 def rewrite_vocabulary(ctx: QAContext) -> Vocabulary:
     """The schema's categorical values plus every text value of the value pool (names,
     employers, event names...): values a rewrite may not bring in."""
+    return pool_vocabulary(ctx.schema, ctx.loc, ctx.pool)
+
+
+def pool_vocabulary(schema: Schema, loc: LocaleData, pool: ValuePool) -> Vocabulary:
+    """:func:`rewrite_vocabulary` from its parts (the audit rebuilds the pool from the
+    generation seed and judges LLM messages with the same vocabulary)."""
     extra: set[str] = set()
-    for (kind, attr), values in ctx.pool.values.items():
-        if ctx.schema.attributes_of(kind)[attr].type == "text":
+    for (kind, attr), values in pool.values.items():
+        if schema.attributes_of(kind)[attr].type == "text":
             extra.update(str(v) for v in values)
-    return vocabulary_for(ctx.schema, ctx.loc, sorted(extra))
+    return vocabulary_for(schema, loc, sorted(extra))
 
 
 def stated_facts(message: Turn, profile: Profile, noise: Mapping[str, Profile]) -> list[StatedFact]:

@@ -14,9 +14,9 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from memsim._yaml import safe_load
 from memsim.llm import ChatRequest
 from memsim.profile import Entity
 from memsim.verbalize import LocaleData, render_value, value_at
@@ -121,7 +121,7 @@ def load_prompts(code: str) -> tuple[RewritePrompts, str]:
             f"add {path.name} under memsim/rewrite/prompts/"
         )
     data = path.read_bytes()
-    prompts = RewritePrompts.model_validate(yaml.safe_load(data))
+    prompts = RewritePrompts.model_validate(safe_load(data, str(path)))
     if prompts.code != code:
         raise ValueError(f"{path}: code is '{prompts.code}', expected '{code}'")
     return prompts, hashlib.sha256(data).hexdigest()

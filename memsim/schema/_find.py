@@ -46,10 +46,10 @@ def schema_for_manifest(manifest: dict[str, Any], where: Path, hint: str = "--sc
 
 def _names(file: Path) -> tuple[object, object]:
     """A schema file's top-level ``name`` and ``locale`` (None if it cannot be read)."""
-    import yaml
+    from memsim._yaml import safe_load
 
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+        data = safe_load(file.read_bytes(), str(file))
+    except (OSError, ValueError):
         return None, None
     return (data.get("name"), data.get("locale")) if isinstance(data, dict) else (None, None)

@@ -10,8 +10,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memsim._yaml import safe_load
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 
@@ -132,6 +133,10 @@ class Recognise(_Strict):
     """Capitalised words that are never names ("I", "I'm")."""
     meta_markers: list[str] = Field(default_factory=list)
     """Phrases that betray prompt leakage or meta-text in a rewrite ("rewritten")."""
+    retractions: list[str] = Field(default_factory=list)
+    """Words that deny or take back what a message states ("not", "no wait",
+    "actually", "不是", "其实"): a rewrite may not bring one in that its source lacks
+    (a negation or a self-correction of a fact)."""
     known_names: list[str] = Field(default_factory=list)
     """Names of places, companies and the like, beyond the schema's values, that a
     rewrite must not bring in unless its source has them. Where names are not
@@ -206,8 +211,8 @@ def load_locale(code_or_path: str) -> LocaleData:
 @lru_cache(maxsize=8)
 def _parse(path: Path) -> LocaleData:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = safe_load(path.read_bytes(), str(path))
+    except OSError as exc:
         raise ValueError(f"{path}: cannot read locale data: {exc}") from None
     try:
         return LocaleData.model_validate(data)

@@ -38,14 +38,23 @@ class TemplateVerbalizer:
         template = self.schema.entities[entity.kind].refer.get(self.loc.code, entity.id)
         return refer(entity, template, self.loc, when)
 
-    def sentence(
-        self, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator
-    ) -> str:
+    def phrasings(self, entity: Entity, fact: Fact) -> list[str]:
         attr = self.schema.attributes_of(entity.kind)[fact.attribute]
         phrasings = attr.phrasings.get(self.loc.code)
         if not phrasings:
             raise ValueError(f"{entity.kind}.{fact.attribute} has no '{self.loc.code}' phrasings")
+        return phrasings
+
+    def sentence(
+        self, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator
+    ) -> str:
+        phrasings = self.phrasings(entity, fact)
         template = phrasings[int(rng.integers(len(phrasings)))]
+        return self.render(entity, fact, when, template)
+
+    def render(self, entity: Entity, fact: Fact, when: dt.datetime, template: str) -> str:
+        """``template`` (one of the fact's phrasings) with the fact at ``when``."""
+        attr = self.schema.attributes_of(entity.kind)[fact.attribute]
         value = render_value(fact, value_at(fact, when), self.loc, when)
         who = self.who(entity, when)
         forms = self.loc.self_forms if entity.kind == "user" else self.loc.other_forms
@@ -67,6 +76,19 @@ class TemplateVerbalizer:
             "unit": attr.unit or "",
         }
         return self.loc.cap(template.format(**tokens).replace("  ", " "))
+
+    def renderings(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime) -> frozenset[str]:
+        """Every message :meth:`message` can make of ``facts`` at ``when``, whatever it
+        draws (the audit's test that a template message is its template re-rendered)."""
+        options = [[self.render(e, f, when, t) for t in self.phrasings(e, f)] for e, f in facts]
+        if len(options) == 1:
+            return frozenset(options[0])
+        return frozenset(
+            joiner.format(first=a, second=b)
+            for joiner in self.loc.two_facts
+            for a in options[0]
+            for b in options[1]
+        )
 
     def message(
         self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime, rng: np.random.Generator

@@ -11,7 +11,9 @@ A rewrite is rejected, with every reason found, when it:
   ``recognise.known_names``: provinces, cities, countries, companies);
 - brings in a capitalised word the source does not have, where the locale writes names
   capitalised (a possible new name), sentence starts and function words aside;
-- holds meta-text or prompt leakage ("here is the rewritten message", braces).
+- holds meta-text or prompt leakage ("here is the rewritten message", braces);
+- brings in a denial or a self-correction the source does not have (the locale's
+  ``recognise.retractions``: "not", "no wait", "actually", "不是", "其实").
 """
 
 from __future__ import annotations
@@ -95,16 +97,25 @@ def check_rewrite(
         reasons += [f"new name {w!r}" for w in new_capitalised(source, rewrite, loc)]
     held = set(meta_text_in(source, loc))
     reasons += [f"meta text {m!r}" for m in meta_text_in(rewrite, loc) if m not in held]
+    denied = set(markers_in(source, loc.recognise.retractions))
+    reasons += [
+        f"retraction {m!r}"
+        for m in markers_in(rewrite, loc.recognise.retractions)
+        if m not in denied
+    ]
     return list(dict.fromkeys(reasons))
 
 
 def meta_text_in(text: str, loc: LocaleData) -> list[str]:
     """The locale's meta markers ``text`` holds (folded), each matched as a whole word
     where it starts or ends with a Latin letter ("persona" is not in "personality")."""
-    folded = fold(text)
-    return [
-        fold(m) for m in loc.recognise.meta_markers if re.search(guarded([m]), folded) is not None
-    ]
+    return markers_in(text, loc.recognise.meta_markers)
+
+
+def markers_in(text: str, markers: Iterable[str]) -> list[str]:
+    """The ``markers`` ``text`` holds (folded), matched as :func:`meta_text_in` does."""
+    folded = fold(text).replace("’", "'")
+    return [fold(m) for m in markers if re.search(guarded([fold(m)]), folded) is not None]
 
 
 def _names(facts: Sequence[StatedFact], vocabulary: Vocabulary) -> list[StatedFact]:
@@ -178,6 +189,7 @@ def new_capitalised(source: str, rewrite: str, loc: LocaleData) -> list[str]:
 __all__ = [
     "Vocabulary",
     "check_rewrite",
+    "markers_in",
     "meta_text_in",
     "new_capitalised",
     "new_numbers",

@@ -25,7 +25,7 @@ def memsim(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_clean_data_exits_0_and_writes_the_report(clean_native: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    result = memsim(str(clean_native), "--report", str(out))
+    result = memsim(str(clean_native), "--report", str(out), "--allow-skip")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "timestamps_increasing" in result.stdout and "0 error(s)" in result.stdout
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "report.json", "report.md"]
@@ -34,8 +34,10 @@ def test_clean_data_exits_0_and_writes_the_report(clean_native: Path, tmp_path: 
     assert report["input"]["format"] == "native" and report["input"]["own_data"] is True
     # correctness checks need profiles and a schema: skipped, with the reason
     assert "needs --profiles" in report["skipped"]["answer_rederived"]
-    # a second run replaces its own earlier report
-    assert memsim(str(clean_native), "--report", str(out)).returncode == 0
+    # a second run replaces its own earlier report; without --allow-skip, the
+    # correctness checks that could not run make the audit fail
+    again = memsim(str(clean_native), "--report", str(out))
+    assert again.returncode == 1 and "not proven: answer_rederived" in again.stderr
 
 
 def test_an_error_exits_1(native: Callable[[str, list[list[str]]], Path]) -> None:

@@ -1,0 +1,135 @@
+"""Messages say nothing beyond their facts.
+
+``messages_state_facts`` proves each fact a message carries is stated; this check
+proves nothing else is: an appended sentence, a swapped value, a denial ("I don't...")
+or a self-correction ("26 ... no wait, 31") is an error.
+
+- A template message (``verbalizer`` template or template_fallback, or none) must equal
+  one of its renderings: the fact's phrasings at the message's time (both facts' and
+  every joiner for a two-fact message), or one of the locale's chit-chat lines for a
+  message with no facts. Equality, so no corruption can pass.
+- An LLM message (any other verbalizer) must keep its ``template``, which must itself be
+  a rendering, and pass :func:`memsim.verify.check_rewrite` against it with the
+  vocabulary the rewrite used (the schema's values and the value pool's text values,
+  sampled again from the generation seed): no number, date, known name or place that is
+  not one of its facts' values, no new capitalised name, no denial or correction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any
+
+from memsim.audit._context import AuditContext
+from memsim.audit._correctness import GROUP
+from memsim.audit._framework import item_check
+from memsim.audit._noise import noise_profiles
+from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+from memsim.profile import Entity, Fact, Profile
+from memsim.verbalize import TemplateVerbalizer
+from memsim.verify import Vocabulary, check_rewrite
+
+NAME = "messages_faithful"
+TEMPLATE_PATHS = (None, "template", "template_fallback")
+
+
+def _verbalizer(ctx: AuditContext) -> TemplateVerbalizer:
+    found = ctx.shared.get("template_verbalizer")
+    if found is None:
+        assert ctx.schema is not None and ctx.locale is not None
+        found = ctx.shared["template_verbalizer"] = TemplateVerbalizer(ctx.schema, ctx.locale)
+    assert isinstance(found, TemplateVerbalizer)
+    return found
+
+
+def _vocabulary(ctx: AuditContext) -> Vocabulary:
+    """The rewrite's vocabulary, built again (once) from the generation seed."""
+    found = ctx.shared.get("rewrite_vocabulary")
+    if found is None:
+        from memsim.qa import ValuePool
+        from memsim.rewrite._checks import pool_vocabulary
+
+        assert ctx.schema is not None and ctx.locale is not None
+        pool = ValuePool.sample(ctx.net, ctx.generation_seed or 0)
+        found = ctx.shared["rewrite_vocabulary"] = pool_vocabulary(ctx.schema, ctx.locale, pool)
+    assert isinstance(found, Vocabulary)
+    return found
+
+
+def _facts(ctx: AuditContext, profile: Profile, ids: list[str]) -> list[tuple[Entity, Fact]]:
+    out = []
+    for qualified in ids:
+        owner = profile
+        fid = qualified
+        if ":" in qualified:  # noise: a fact of another profile, sampled again
+            pid, fid = qualified.split(":", 1)
+            owner = noise_profiles(ctx).get(pid)
+        entity_id, attr = fid.rsplit(".", 1)
+        entity = owner.entity(entity_id)
+        out.append((entity, entity.facts[attr]))
+    return out
+
+
+def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
+    """Why message ``m`` says more or other than its facts (None: it does not)."""
+    assert ctx.locale is not None
+    ids = [str(f) for f in m.get("facts", ())]
+    text, path = str(m.get("message")), m.get("verbalizer")
+    when = dt.datetime.fromisoformat(str(m.get("time")))
+    if not ids:
+        if text in ctx.locale.chit_chat:
+            return None
+        return "has no facts and is not one of the locale's chit-chat lines"
+    try:
+        facts = _facts(ctx, profile, ids)
+    except (KeyError, ValueError):
+        return f"carries facts {ids} its profiles do not have"
+    renderings = _verbalizer(ctx).renderings(facts, when)
+    if path in TEMPLATE_PATHS:
+        return None if text in renderings else "is not its template re-rendered"
+    template = m.get("template")
+    if not isinstance(template, str):
+        return f"was written by {path!r} and does not keep its template"
+    if template not in renderings:
+        return "keeps a template that is not its facts re-rendered"
+    from memsim.rewrite._checks import stated_facts
+
+    noise = {
+        q.split(":", 1)[0]: noise_profiles(ctx).get(q.split(":", 1)[0]) for q in ids if ":" in q
+    }
+    turn = next(t for t in item.record.turns if t.id == m.get("mid"))
+    stated = stated_facts(dataclasses.replace(turn, facts=tuple(ids)), profile, noise)
+    reasons = check_rewrite(template, text, stated, ctx.locale, _vocabulary(ctx))
+    return f"says more than its template: {'; '.join(reasons)}" if reasons else None
+
+
+@item_check(
+    NAME,
+    "every message says nothing beyond its facts: a template message is its template "
+    "re-rendered; an LLM message passes memsim.verify.check_rewrite against its template "
+    "(no new number, date, name or place, no denial or correction)",
+    GROUP,
+    ("provenance", "profiles", "schema"),
+)
+def messages_faithful(
+    item: AuditItem, ctx: AuditContext, stats: CheckStats
+) -> list[Finding] | None:
+    profile = ctx.profile(item)
+    if profile is None:
+        return None
+    out = []
+    for m in item.messages:
+        if any(":" in str(f) for f in m.get("facts", ())) and ctx.generation_seed is None:
+            stats.counts["noise messages not checked (no seed)"] += 1
+            continue
+        stats.counts["messages checked"] += 1
+        why = _problem(m, item, ctx, profile)
+        if why:
+            stats.counts["unfaithful messages"] += 1
+            shown = str(m.get("message"))[:120]
+            out.append(finding(NAME, "error", item, f"message {m.get('mid')} {why}: {shown}"))
+    return out
+
+
+__all__ = ["messages_faithful"]

@@ -1,0 +1,142 @@
+"""Check a profile against the schema it claims to be a sample of.
+
+Every later stage trusts a profile's values (a question compares ages as integers, a
+trajectory parses dates), so a profile is checked when it is read: a value of the wrong
+type ("forty-two" for an age), outside its domain or range, a missing or unknown
+attribute, or an entity kind the schema does not have is reported with the file and
+the field, whether or not any question would read it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memsim.profile._types import Fact, Profile
+from memsim.schema import Schema
+from memsim.schema._models import Attribute
+
+_DECODE_ERRORS = (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError)
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be read or does not match its schema (exit 2)."""
+
+
+def _is_date(value: Any, parse: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        parse(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _month_day(value: str) -> dt.date:
+    month, day = value.split("-")
+    if len(month) != 2 or len(day) != 2:
+        raise ValueError(value)
+    return dt.date(2000, int(month), int(day))  # a leap year: 02-29 is a birthday
+
+
+def value_problem(value: Any, attr: Attribute, domain: frozenset[str]) -> str | None:
+    """Why ``value`` cannot be a value of ``attr`` (None: it can)."""
+    kind = attr.type
+    if kind == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"{value!r} is not an integer"
+        if (attr.min is not None and value < attr.min) or (
+            attr.max is not None and value > attr.max
+        ):
+            return f"{value} is outside {attr.min}..{attr.max}"
+        return None
+    if not isinstance(value, str) or not value.strip():
+        return f"{value!r} is not a non-empty string"
+    if "{" in value or "}" in value:
+        return f"{value!r} holds a template brace"
+    if kind == "categorical" and domain and value not in domain:
+        return f"{value!r} is not one of the attribute's values"
+    if kind == "date" and not _is_date(value, dt.date.fromisoformat):
+        return f"{value!r} is not a date (YYYY-MM-DD)"
+    if kind == "datetime" and not _is_date(value, dt.datetime.fromisoformat):
+        return f"{value!r} is not an ISO date-time"
+    if kind == "month_day" and not _is_date(value, _month_day):
+        return f"{value!r} is not a month and day (MM-DD)"
+    return None
+
+
+Domains = dict[tuple[str, str], frozenset[str]]
+
+
+def _fact_problems(
+    schema: Schema, kind: str, entity_id: str, fact: Fact, domains: Domains
+) -> list[str]:
+    attrs = schema.attributes_of(kind)
+    where = f"{entity_id}.{fact.attribute}"
+    attr = attrs.get(fact.attribute)
+    if attr is None:
+        return [f"{where}: the schema's '{kind}' has no attribute '{fact.attribute}'"]
+    out = []
+    if fact.id != where:
+        out.append(f"{where}: id is {fact.id!r}")
+    if fact.type != attr.type:
+        out.append(f"{where}: type is {fact.type!r}, the schema says {attr.type!r}")
+    domain = domains.get((kind, fact.attribute))
+    if domain is None:
+        domain = domains[kind, fact.attribute] = frozenset(schema.values_of(attr))
+    values = [("value", fact.value)] + [
+        (f"history[{i}].value", s.value) for i, s in enumerate(fact.history)
+    ]
+    for name, value in values:
+        why = value_problem(value, attr, domain)
+        if why:
+            out.append(f"{where}: {name} {why}")
+    return out
+
+
+def profile_problems(profile: Profile, schema: Schema) -> list[str]:
+    """Every way ``profile`` does not match ``schema``, each naming the field."""
+    if profile.schema_name != schema.name:
+        return [f"schema: sampled from '{profile.schema_name}', not '{schema.name}'"]
+    out: list[str] = []
+    domains: Domains = {}
+    for entity in profile.entities:
+        if entity.kind not in schema.entities:
+            out.append(f"{entity.id}: the schema has no entity kind '{entity.kind}'")
+            continue
+        for fact in entity.facts.values():
+            out += _fact_problems(schema, entity.kind, entity.id, fact, domains)
+        missing = set(schema.attributes_of(entity.kind)) - set(entity.facts)
+        out += [f"{entity.id}.{name}: missing" for name in sorted(missing)]
+    return out
+
+
+def read_profile(path: Path, schema: Schema | None = None) -> Profile:
+    """Read and (given ``schema``) check one profile file; raise :class:`ProfileError`
+    naming the file and the field, or FileNotFoundError."""
+    try:
+        data = orjson.loads(path.read_bytes())
+        if not isinstance(data, dict):
+            raise ValueError("a profile is a JSON object")
+        profile = Profile.from_json(data)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except _DECODE_ERRORS as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ProfileError(f"{path}: not a valid profile: {what}") from None
+    if schema is not None:
+        problems = profile_problems(profile, schema)
+        if problems:
+            shown = "; ".join(problems[:5])
+            more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+            raise ProfileError(f"{path}: does not match schema '{schema.name}': {shown}{more}")
+    return profile
+
+
+__all__ = ["ProfileError", "profile_problems", "read_profile", "value_problem"]
