@@ -26,11 +26,17 @@ class DiscreteConditionals:
     def __init__(self, net: BRNet):
         self.net = net
         self._tables: dict[tuple[str, str], tuple[Matrix, list[Node]]] = {}
+        self._cdfs: dict[str, Matrix] = {}
         for node in net.discrete_nodes():
             dist = node.attribute.dist
             base = dist.otherwise if isinstance(dist, Copy) else dist
             assert isinstance(base, Categorical | Table)  # categorical nodes take no other kind
             self._tables[(node.id, "base")] = self._table(node, base)
+            if not isinstance(dist, Copy) and not node.attribute.distinct:
+                # rows drawn as they are: their normalised CDFs once, as inverse_cdf makes them
+                table = self._tables[(node.id, "base")][0]
+                cdf = np.cumsum(table, axis=1)
+                self._cdfs[node.id] = cdf / cdf[:, -1:]
 
     def _vector(self, node: Node, probs: Probs) -> Matrix:
         vector, problems = check_probs(probs, node.values, (), node.id)
@@ -51,6 +57,21 @@ class DiscreteConditionals:
             index = [p.values.index(v) for p, v in zip(parents, combination(key), strict=True)]
             table[np.ravel_multi_index(index, dims)] = self._vector(node, probs)
         return table, parents
+
+    def draw(self, node: Node, codes: Mapping[str, Codes], u: NDArray[np.float64]) -> Codes:
+        """One category per row, the codes ``inverse_cdf(self.probs(...), u)`` gives,
+        from the precomputed CDFs where a row is a table row as it is."""
+        cdfs = self._cdfs.get(node.id)
+        if cdfs is None:
+            return inverse_cdf(self.probs(node, codes, len(u)), u)
+        parents = self._tables[(node.id, "base")][1]
+        last = cdfs.shape[1] - 1
+        if not parents:  # searchsorted counts the CDF entries <= u, as inverse_cdf does
+            return np.minimum(np.searchsorted(cdfs[0], u, side="right"), last).astype(np.int64)
+        rows = np.ravel_multi_index(
+            [codes[p.id] for p in parents], [len(p.values) for p in parents]
+        )
+        return _count_below(cdfs[rows], u, last)
 
     def probs(self, node: Node, codes: Mapping[str, Codes], n: int) -> Matrix:
         """An (n x K) matrix: row r is P(node | the parents' codes in row r)."""
@@ -99,6 +120,17 @@ def inverse_cdf(probs: Matrix, u: NDArray[np.float64]) -> Codes:
     """Draw one category per row of ``probs`` with the uniforms ``u`` (one per row)."""
     cdf = np.cumsum(probs, axis=1)
     cdf /= cdf[:, -1:]
-    codes = (u[:, None] >= cdf).sum(axis=1)
-    clipped: Codes = np.minimum(codes, probs.shape[1] - 1).astype(np.int64)
+    return _count_below(cdf, u, probs.shape[1] - 1)
+
+
+def _count_below(cdf: Matrix, u: NDArray[np.float64], last: int) -> Codes:
+    """Per row, how many CDF entries are <= u, at most ``last``. A CDF row rises, so
+    that is the position of its first entry above u (argmax finds it without summing
+    the row); the rare row without one (u past its end, NaN) is counted in full."""
+    above = u[:, None] < cdf
+    codes = above.argmax(axis=1)
+    missed = ~above[np.arange(len(u)), codes]
+    if missed.any():
+        codes[missed] = (u[missed, None] >= cdf[missed]).sum(axis=1)
+    clipped: Codes = np.minimum(codes, last).astype(np.int64)
     return clipped

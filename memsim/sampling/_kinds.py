@@ -84,8 +84,7 @@ def _digit_strings(batch: Batch, node: Node, count: int, first_index: int) -> li
 @SAMPLERS.register("table")
 @SAMPLERS.register("copy")
 def sample_discrete(node: Node, batch: Batch) -> Column:
-    probs = batch.conditionals.probs(node, batch.columns, batch.n)
-    return inverse_cdf(probs, batch.u(node))
+    return batch.conditionals.draw(node, batch.columns, batch.u(node))
 
 
 def _case_params(
