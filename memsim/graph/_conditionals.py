@@ -26,17 +26,11 @@ class DiscreteConditionals:
     def __init__(self, net: BRNet):
         self.net = net
         self._tables: dict[tuple[str, str], tuple[Matrix, list[Node]]] = {}
-        self._cdfs: dict[str, Matrix] = {}
         for node in net.discrete_nodes():
             dist = node.attribute.dist
             base = dist.otherwise if isinstance(dist, Copy) else dist
             assert isinstance(base, Categorical | Table)  # categorical nodes take no other kind
             self._tables[(node.id, "base")] = self._table(node, base)
-            if not isinstance(dist, Copy) and not node.attribute.distinct:
-                # rows drawn as they are: their normalised CDFs once, as inverse_cdf makes them
-                table = self._tables[(node.id, "base")][0]
-                cdf = np.cumsum(table, axis=1)
-                self._cdfs[node.id] = cdf / cdf[:, -1:]
 
     def _vector(self, node: Node, probs: Probs) -> Matrix:
         vector, problems = check_probs(probs, node.values, (), node.id)
@@ -58,20 +52,10 @@ class DiscreteConditionals:
             table[np.ravel_multi_index(index, dims)] = self._vector(node, probs)
         return table, parents
 
-    def draw(self, node: Node, codes: Mapping[str, Codes], u: NDArray[np.float64]) -> Codes:
-        """One category per row, the codes ``inverse_cdf(self.probs(...), u)`` gives,
-        from the precomputed CDFs where a row is a table row as it is."""
-        cdfs = self._cdfs.get(node.id)
-        if cdfs is None:
-            return inverse_cdf(self.probs(node, codes, len(u)), u)
-        parents = self._tables[(node.id, "base")][1]
-        last = cdfs.shape[1] - 1
-        if not parents:  # searchsorted counts the CDF entries <= u, as inverse_cdf does
-            return np.minimum(np.searchsorted(cdfs[0], u, side="right"), last).astype(np.int64)
-        rows = np.ravel_multi_index(
-            [codes[p.id] for p in parents], [len(p.values) for p in parents]
-        )
-        return _count_below(cdfs[rows], u, last)
+    def table(self, node: Node) -> tuple[Matrix, list[Node]]:
+        """The node's rows (one per combination of its table parents, in
+        ``ravel_multi_index`` order; for a copy, its ``otherwise``) and those parents."""
+        return self._tables[(node.id, "base")]
 
     def probs(self, node: Node, codes: Mapping[str, Codes], n: int) -> Matrix:
         """An (n x K) matrix: row r is P(node | the parents' codes in row r)."""

@@ -3,14 +3,14 @@
 Profile k's stream is ``SeedSequence(seed).spawn(n)[k]`` (built directly as
 ``SeedSequence(seed, spawn_key=(k,))``, which is the same child), so profile k is the
 same whether 10 or 10,000 profiles are drawn, and shard i of N needs no other shard.
-The children's 128-bit states are computed for a whole batch at once
-(:func:`profile_keys` runs numpy's SeedSequence hash in vectorised uint32
-arithmetic: the same words as ``generate_state(2, np.uint64)``, 50x faster than a
-SeedSequence per profile). From a child's state, uniforms are addressed by
-(node id, draw index) with a SplitMix64 finaliser. That makes sampling vectorised
-across profiles, and a node's draws do not shift when another attribute is added to
-the schema: common random numbers, so editing one prior changes only that node and
-what depends on it.
+The children's states are computed for a whole batch at once (:func:`profile_keys`
+runs numpy's SeedSequence hash in vectorised uint32 arithmetic: the same words as
+``generate_state(2, np.uint64)``, without a Python object per profile). Draws are
+counter-based: draw (stream, index) of a profile is the SplitMix64 finaliser of the
+profile's key plus a counter hashed from (node id, index). That makes sampling
+vectorised across profiles, and a node's draws do not shift when another attribute is
+added to the schema: common random numbers, so editing one prior changes only that
+node and what depends on it.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class _Hash:
         value = value ^ np.uint32(self.const)
         self.const = (self.const * self.mult) & _MASK
         value = value * np.uint32(self.const)
-        return value ^ (value >> np.uint32(16))  # type: ignore[no-any-return]
+        return value ^ (value >> np.uint32(16))
 
 
 def _mix32(x: U32, y: U32) -> U32:
@@ -109,24 +109,54 @@ def profile_keys(seed: int, start: int, stop: int) -> U64:
     return keys
 
 
+def _mix_in_place(x: U64) -> U64:
+    """The SplitMix64 finaliser, in place (no temporaries beyond one shift)."""
+    tmp = x >> np.uint64(30)
+    x ^= tmp
+    x *= _M1
+    np.right_shift(x, np.uint64(27), out=tmp)
+    x ^= tmp
+    x *= _M2
+    np.right_shift(x, np.uint64(31), out=tmp)
+    x ^= tmp
+    return x
+
+
 @lru_cache(maxsize=65536)
-def _counter(stream: str, index: int) -> np.uint64:
-    return _mix(np.array([(stable_hash(stream) + index * int(_GAMMA)) % 2**64], np.uint64))[0]
+def stream_counter(stream: str, index: int) -> np.uint64:
+    """The 64-bit offset of draw ``index`` of ``stream``, the same for every profile."""
+    word = np.array([(stable_hash(stream) + index * int(_GAMMA)) % 2**64], np.uint64)
+    return np.uint64(_mix(word)[0])
 
 
 class Uniforms:
-    """Uniforms in (0, 1) for a batch of profiles, addressed by (stream name, index)."""
+    """Random draws for a batch of profiles, addressed by (stream name, index).
+
+    Draw (stream, index) of a profile is SplitMix64's finaliser of the profile's key
+    (the first word of its SeedSequence state) plus the stream's counter: a
+    counter-based generator, so any draw of any profile costs the same few integer
+    operations, vectorised over the batch, and needs no other draw.
+    """
 
     def __init__(self, keys: U64):
         self.keys = keys
-        self._k0 = np.ascontiguousarray(keys[:, 0])
-        self._k1 = np.ascontiguousarray(keys[:, 1])
+        self._key = np.ascontiguousarray(keys[:, 0])
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
-    def draw(self, stream: str, index: int = 0) -> NDArray[np.float64]:
-        with np.errstate(over="ignore"):
-            x = _mix(self._k0 ^ _counter(stream, index))
-            x = _mix(x ^ self._k1)
-        return ((x >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
+    def bits(self, stream: str, index: int = 0, rows: NDArray[np.intp] | None = None) -> U64:
+        """53 random bits per profile (of ``rows`` only, when given)."""
+        key = self._key if rows is None else self._key[rows]
+        x = _mix_in_place(key + stream_counter(stream, index))
+        x >>= np.uint64(11)
+        return x
+
+    def draw(
+        self, stream: str, index: int = 0, rows: NDArray[np.intp] | None = None
+    ) -> NDArray[np.float64]:
+        """Uniforms in (0, 1): the 53 bits, centred in their interval."""
+        u = self.bits(stream, index, rows).astype(np.float64)
+        u += 0.5
+        u *= 2.0**-53
+        return u
