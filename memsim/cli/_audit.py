@@ -48,6 +48,13 @@ import click
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to share the checks between; the report is the same for any number.",
+)
 def audit_cmd(
     path: str,
     fmt: str | None,
@@ -56,6 +63,7 @@ def audit_cmd(
     report_dir: str | None,
     checks: tuple[str, ...],
     progress: bool | None,
+    workers: int,
 ) -> None:
     """Audit a dataset at PATH: every answer re-derived from the profiles, every message
     checked against its facts, structural defects, and memory-free shortcut baselines."""
@@ -76,6 +84,7 @@ def audit_cmd(
                 ctx,
                 checks or None,
                 progress=lambda items: _progress(items, total, "items", progress),
+                workers=workers,
             )
             if report_dir:
                 report.write(report_dir)
