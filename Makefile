@@ -34,7 +34,7 @@ dataset: profiles ## Build the dataset of LOCALE (en, zh) or SCHEMA into data/<s
 
 audit: install ## Audit $(OUT)/dataset against its profiles and SCHEMA into $(OUT)/audit
 	$(BIN)/memsim audit $(OUT)/dataset --profiles $(OUT)/profiles --schema $(SCHEMA) \
-		--report $(OUT)/audit --no-progress
+		--report $(OUT)/audit --no-progress --workers $(WORKERS)
 
 MEMDAILY ?= ../shared/memdaily
 

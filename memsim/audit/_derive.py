@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from memsim.audit._text import squash
@@ -83,10 +84,10 @@ class Deriver:
         if a.type == "categorical":
             if not a.ordered:
                 raise DerivationError(f"{fact.id} is not ordered")
-            values = self.schema.values_of(a)
-            if str(value) not in values:
+            position = self._positions(entity.kind, fact.attribute).get(str(value))
+            if position is None:
                 raise DerivationError(f"{value!r} is not a value of {fact.id}")
-            return values.index(str(value))
+            return position
         if a.type == "integer":
             return int(value)
         if a.type == "month_day":
@@ -95,6 +96,20 @@ class Deriver:
         if a.type in ("date", "datetime"):
             return dt.datetime.fromisoformat(str(value))
         raise DerivationError(f"{fact.id} ({a.type}) has no order")
+
+    def _positions(self, kind: str, attr: str) -> dict[str, int]:
+        """An attribute's values by their place in the declared order (memoised)."""
+        found = self._orders.get((kind, attr))
+        if found is None:
+            values = self.schema.values_of(self.schema.attributes_of(kind)[attr])
+            found = self._orders[(kind, attr)] = {}
+            for i, v in enumerate(values):
+                found.setdefault(v, i)  # list.index: the first place
+        return found
+
+    @cached_property
+    def _orders(self) -> dict[tuple[str, str], dict[str, int]]:
+        return {}
 
     # --- option meaning ---------------------------------------------------------------
     def value_means(

@@ -106,10 +106,33 @@ def run_audit(
     ctx: AuditContext,
     names: Iterable[str] | None = None,
     progress: Callable[[Iterator[AuditItem]], Iterable[AuditItem]] | None = None,
+    workers: int = 1,
 ) -> AuditReport:
-    """Run the checks over the source in one pass and collect the report."""
+    """Run the checks over the source in one pass and collect the report; with
+    ``workers`` > 1 the checks are shared out between processes (``_parallel``), and
+    the report is the same."""
+    from memsim.audit._parallel import fork_available, run_shared
+
     checks, skipped = select_checks(ctx, names)
+    if workers <= 1 or len(checks) <= 1 or not fork_available():
+        report = _run_checks(ctx, [c.name for c in checks], progress)
+        report.skipped = skipped
+        return report
     report = AuditReport(ctx, skipped=skipped)
+    began = time.perf_counter()
+    run_shared(ctx, checks, report, _run_checks, progress, workers)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _run_checks(
+    ctx: AuditContext,
+    names: list[str],
+    progress: Callable[[Iterator[AuditItem]], Iterable[AuditItem]] | None,
+) -> AuditReport:
+    """The named checks (whose needs are met) over the source, in one pass."""
+    checks = [CHECKS.get(n) for n in names]
+    report = AuditReport(ctx)
     runs: list[tuple[CheckResult, CheckRun | None]] = []
     for check in checks:
         result = report.start(check.name, check.proves, check.group)

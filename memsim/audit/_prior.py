@@ -2,9 +2,10 @@
 given what the question reveals (the named entities' discrete naming values, "my
 mother" -> relation = mother, and a discrete condition), with no memory at all.
 
-- a discrete asked attribute (a node of the pgmpy network): exact inference,
-  P(node | revealed values), by pgmpy's variable elimination on
-  :func:`memsim.graph.to_pgmpy`;
+- a discrete asked attribute (a categorical node): exact inference,
+  P(node | revealed values), by :class:`memsim.graph.ExactPosterior` (the same tables
+  as :func:`memsim.graph.to_pgmpy`, and the same answers as pgmpy's variable
+  elimination, without importing pgmpy);
 - anything else (numbers, dates, text, and every derived answer: counts, comparisons,
   digit sums, day differences, seasons, weekdays, domains): the empirical distribution
   of the answer re-derived (same transform, same parameters) on a large seeded sample
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import warnings
 from collections import Counter
 from typing import Any
 
@@ -32,6 +32,7 @@ from memsim.audit._shortcuts import Accuracy, credit, report_excess
 from memsim.audit._text import squash
 from memsim.audit._transforms import derive
 from memsim.audit._types import AuditItem, CheckStats, Finding
+from memsim.graph import ExactPosterior
 from memsim.profile import Profile
 
 
@@ -49,20 +50,9 @@ class OptionPrior:
         self.ctx, self.stats, self.d = ctx, stats, deriver(ctx)
         self.acc = Accuracy()
         self.sample: Sample | None = None
-        self.pgmpy: Any = None
+        self.exact = ExactPosterior(ctx.net)
         self.cache: dict[str, Counter[Any]] = {}
-        try:
-            from memsim.graph import to_pgmpy
-
-            with warnings.catch_warnings():  # pgmpy's own deprecation notices
-                warnings.simplefilter("ignore", FutureWarning)
-                pg = to_pgmpy(ctx.net)
-                from pgmpy.inference import VariableElimination
-
-            self.pgmpy = (pg, VariableElimination(pg.model))
-            how = "pgmpy variable elimination for discrete attributes"
-        except ImportError:
-            how = "pgmpy is not installed (pip install 'memsim[pgm]'): empirical priors only"
+        how = "exact inference (the query's ancestors' tables, numpy) for discrete attributes"
         stats.notes.append(
             f"{how}; the empirical distribution of the re-derived answer over "
             f"{ctx.options.prior_sample} sampled profiles (seed {ctx.options.seed}) for "
@@ -128,10 +118,10 @@ class OptionPrior:
     def _values(
         self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime
     ) -> Counter[Any]:
-        if transform == "identity" and self.pgmpy is not None:
+        if transform == "identity":
             exact = self._exact(profile, params)
             if exact is not None:
-                self.stats.counts["exact (pgmpy)"] += 1
+                self.stats.counts["exact"] += 1
                 return exact
         self.stats.counts["empirical"] += 1
         sample = self._sample()
@@ -173,32 +163,21 @@ class OptionPrior:
         return self.sample
 
     def _exact(self, profile: Profile, params: dict[str, Any]) -> Counter[Any] | None:
-        pg, inference = self.pgmpy
         entity = profile.entity(params["entity"])
         nid = f"{entity.id}.{params['attribute']}"
-        if nid not in pg.names:
+        if nid not in self.exact:
             return None
         by = [str(params["condition"])] if "condition" in params else None
         revealed = self._sample().revealed(entity, by, [params["attribute"]])
         evidence = {
-            pg.names[f"{entity.id}.{f}"]: pg.state_of(
-                f"{entity.id}.{f}", str(entity.facts[f].value)
-            )
+            f"{entity.id}.{f}": str(entity.facts[f].value)
             for f in revealed
-            if f"{entity.id}.{f}" in pg.names and f"{entity.id}.{f}" != nid
+            if f"{entity.id}.{f}" in self.exact and f"{entity.id}.{f}" != nid
         }
         key = json.dumps([nid, evidence], sort_keys=True)
         hit = self.cache.get(key)
         if hit is None:
-            q = inference.query([pg.names[nid]], evidence=evidence or None, show_progress=False)
-            back = {state: value for value, state in pg.states[nid].items()}
-            hit = Counter(
-                {
-                    back[state]: float(p)
-                    for state, p in zip(q.state_names[pg.names[nid]], q.values, strict=True)
-                }
-            )
-            self.cache[key] = hit
+            hit = self.cache[key] = Counter(self.exact.query(nid, evidence))
         return hit
 
     def finish(self) -> list[Finding]:

@@ -7,6 +7,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 TERMINAL = ".。!！?？…"
@@ -16,15 +17,20 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+@lru_cache(maxsize=1 << 16)
 def squash(text: str) -> str:
     """The form in which two options count as the same: NFKC, case-folded, with
     spacing and punctuation removed ("1,000 people" = "1000 People."); identifiers
     (no inner space, with an "@" or 4+ digits) keep their punctuation, since
-    "li_ming@x.com" and "liming@x.com" are two addresses."""
+    "li_ming@x.com" and "liming@x.com" are two addresses. (Memoised: the prior and
+    distractor checks squash the same option texts again and again.)"""
     folded = fold(text).strip()
-    if not re.search(r"\s", folded) and ("@" in folded or len(re.findall(r"\d", folded)) >= 4):
+    if not _SPACE.search(folded) and ("@" in folded or len(_DIGIT.findall(folded)) >= 4):
         return folded.rstrip(".。")
-    return re.sub(r"[\W_]+", "", folded)
+    return _PUNCTUATION.sub("", folded)
+
+
+_SPACE, _DIGIT, _PUNCTUATION = re.compile(r"\s"), re.compile(r"\d"), re.compile(r"[\W_]+")
 
 
 def bigrams(text: str) -> Counter[str]:

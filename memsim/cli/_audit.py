@@ -59,6 +59,13 @@ from memsim.cli._common import progress_bar as _progress
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to share the checks between; the report is the same for any number.",
+)
 def audit_cmd(
     path: str,
     fmt: str | None,
@@ -68,6 +75,7 @@ def audit_cmd(
     checks: tuple[str, ...],
     allow_skip: bool,
     progress: bool | None,
+    workers: int,
 ) -> None:
     """Audit a dataset at PATH: every answer re-derived from the profiles, every message
     checked against its facts, structural defects, and memory-free shortcut baselines."""
@@ -90,6 +98,7 @@ def audit_cmd(
                 ctx,
                 checks or None,
                 progress=lambda items: _progress(items, total, "items", progress),
+                workers=workers,
             )
             if report_dir:
                 report.write(report_dir)

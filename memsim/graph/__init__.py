@@ -2,6 +2,7 @@
 
 from memsim.graph._brnet import BRNet, Node
 from memsim.graph._conditionals import DiscreteConditionals, inverse_cdf
+from memsim.graph._exact import ExactPosterior
 from memsim.graph._pgmpy import (
     ExportFormat,
     MissingExtraError,
@@ -16,6 +17,7 @@ from memsim.graph._render import attribute_graph, render_network
 __all__ = [
     "BRNet",
     "DiscreteConditionals",
+    "ExactPosterior",
     "ExportFormat",
     "MissingExtraError",
     "Node",

@@ -52,6 +52,11 @@ class DiscreteConditionals:
             table[np.ravel_multi_index(index, dims)] = self._vector(node, probs)
         return table, parents
 
+    def table(self, node: Node) -> tuple[Matrix, list[Node]]:
+        """The node's rows (one per combination of its table parents, in
+        ``ravel_multi_index`` order; for a copy, its ``otherwise``) and those parents."""
+        return self._tables[(node.id, "base")]
+
     def probs(self, node: Node, codes: Mapping[str, Codes], n: int) -> Matrix:
         """An (n x K) matrix: row r is P(node | the parents' codes in row r)."""
         table, parents = self._tables[(node.id, "base")]
@@ -99,6 +104,17 @@ def inverse_cdf(probs: Matrix, u: NDArray[np.float64]) -> Codes:
     """Draw one category per row of ``probs`` with the uniforms ``u`` (one per row)."""
     cdf = np.cumsum(probs, axis=1)
     cdf /= cdf[:, -1:]
-    codes = (u[:, None] >= cdf).sum(axis=1)
-    clipped: Codes = np.minimum(codes, probs.shape[1] - 1).astype(np.int64)
+    return _count_below(cdf, u, probs.shape[1] - 1)
+
+
+def _count_below(cdf: Matrix, u: NDArray[np.float64], last: int) -> Codes:
+    """Per row, how many CDF entries are <= u, at most ``last``. A CDF row rises, so
+    that is the position of its first entry above u (argmax finds it without summing
+    the row); the rare row without one (u past its end, NaN) is counted in full."""
+    above = u[:, None] < cdf
+    codes = above.argmax(axis=1)
+    missed = ~above[np.arange(len(u)), codes]
+    if missed.any():
+        codes[missed] = (u[missed, None] >= cdf[missed]).sum(axis=1)
+    clipped: Codes = np.minimum(codes, last).astype(np.int64)
     return clipped

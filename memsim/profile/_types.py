@@ -10,6 +10,7 @@ initial value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 PROFILE_FORMAT = 1
@@ -78,10 +79,12 @@ class Profile:
     changes: tuple[ChangeEvent, ...] = field(default=())
 
     def entity(self, entity_id: str) -> Entity:
-        for e in self.entities:
-            if e.id == entity_id:
-                return e
-        raise KeyError(entity_id)
+        return self._by_id[entity_id]
+
+    @cached_property
+    def _by_id(self) -> dict[str, Entity]:
+        """Entities by id, built on first use (the audit looks entities up by the million)."""
+        return {e.id: e for e in reversed(self.entities)}  # the first of a repeated id wins
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]

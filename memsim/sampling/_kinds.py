@@ -8,9 +8,7 @@ its own.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,8 +18,22 @@ from numpy.typing import NDArray
 from scipy.special import ndtri
 
 from memsim._registry import Registry, registry
-from memsim.graph import BRNet, DiscreteConditionals, Node, inverse_cdf
+from memsim.graph import BRNet, DiscreteConditionals, Node
+from memsim.sampling._discrete import DiscreteDraws
 from memsim.sampling._random import Uniforms
+from memsim.sampling._strings import (
+    Codes,
+    Strings,
+    as_strings,
+    ascii_words,
+    concat,
+    digits_matrix,
+    factorize,
+    fill_patterns,
+    format_distinct,
+    pick,
+    vector_format,
+)
 from memsim.sampling._values import date_to_days, to_text
 from memsim.schema import (
     DateUniform,
@@ -46,6 +58,8 @@ class Batch:
     conditionals: DiscreteConditionals
     columns: dict[str, Column]
     uniforms: Uniforms
+    draws: DiscreteDraws | None = None
+    """The categorical nodes' guide tables (built from ``conditionals`` when None)."""
 
     @property
     def n(self) -> int:
@@ -63,29 +77,32 @@ Sampler = Callable[[Node, Batch], Column]
 SAMPLERS: Registry[Sampler] = registry("sampler")
 
 
-def _choose(weights: dict[str, float], u: NDArray[np.float64]) -> list[str]:
+def _choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, list[str]]:
+    """Codes into ``list(weights)`` drawn with those weights."""
     keys = list(weights)
-    probs = np.asarray([weights[k] for k in keys], dtype=np.float64)[None, :]
-    codes = inverse_cdf(np.broadcast_to(probs, (len(u), len(keys))), u)
-    return [keys[c] for c in codes.tolist()]
+    cdf = np.cumsum([weights[k] for k in keys])
+    codes = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), len(keys) - 1)
+    return codes, keys
 
 
-def _digit_strings(batch: Batch, node: Node, count: int, first_index: int) -> list[str]:
-    """``count`` random digits per profile, from uniforms first_index, first_index+1, ..."""
-    parts: list[list[str]] = []
+def _digits(batch: Batch, node: Node, count: int, first_index: int) -> NDArray[np.uint32]:
+    """``count`` random digits per profile (code points), from uniforms first_index,
+    first_index+1, ..., nine digits each."""
+    chunks = []
     for chunk, start in enumerate(range(0, count, 9)):
         width = min(9, count - start)
         numbers = np.floor(batch.u(node, first_index + chunk) * 10**width).astype(np.int64)
-        parts.append([f"{x:0{width}d}" for x in numbers.tolist()])
-    return ["".join(p) for p in zip(*parts, strict=True)] if parts else [""] * batch.n
+        chunks.append((numbers, width))
+    return digits_matrix(chunks) if chunks else np.zeros((batch.n, 0), dtype=np.uint32)
 
 
 @SAMPLERS.register("categorical")
 @SAMPLERS.register("table")
 @SAMPLERS.register("copy")
 def sample_discrete(node: Node, batch: Batch) -> Column:
-    probs = batch.conditionals.probs(node, batch.columns, batch.n)
-    return inverse_cdf(probs, batch.u(node))
+    if batch.draws is None:
+        batch.draws = DiscreteDraws(batch.net, batch.conditionals)
+    return batch.draws.draw(node, batch.columns, batch.uniforms)
 
 
 def _case_params(
@@ -190,18 +207,16 @@ def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float
     return out
 
 
-def _pick(names: tuple[tuple[str, ...], NDArray[np.float64]], u: NDArray[np.float64]) -> list[str]:
-    keys, probs = names
-    cdf = np.cumsum(probs)
-    codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(keys) - 1)
-    return [keys[c] for c in codes.tolist()]
+@lru_cache(maxsize=16)
+def _name_arrays(locale: str) -> dict[str, tuple[Strings, NDArray[np.float64]]]:
+    return {k: (as_strings(keys), np.cumsum(p)) for k, (keys, p) in name_lists(locale).items()}
 
 
 @SAMPLERS.register("person_name")
 def sample_person_name(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, PersonName)
-    lists = name_lists(dist.locale or batch.net.schema.locale)
+    lists = _name_arrays(dist.locale or batch.net.schema.locale)
     u_first = batch.u(node, 0)
     firsts = np.empty(batch.n, dtype=object)
     if dist.gender is None:
@@ -213,120 +228,109 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         female = is_female[codes]
     for flag, key in ((False, "male"), (True, "female")):
         mask = female == flag
-        firsts[mask] = _pick(lists[key], u_first[mask])
-    lasts = _pick(lists["last"], batch.u(node, 1))
-    return np.array(
-        [dist.format.format(first=f, last=last) for f, last in zip(firsts, lasts, strict=True)],
-        dtype=object,
-    )
+        firsts[mask] = pick(*lists[key], u_first[mask])
+    lasts = pick(*lists["last"], batch.u(node, 1))
+    return vector_format(dist.format, {"first": firsts, "last": lasts}, batch.n)
 
 
 @SAMPLERS.register("phone")
 def sample_phone(node: Node, batch: Batch) -> Column:
+    """A prefix, then random digits up to the length (NUL marks a digit's place)."""
     dist = node.attribute.dist
     assert isinstance(dist, Phone)
-    prefixes = _choose(dist.prefixes, batch.u(node, 0))
-    rest = _digit_strings(batch, node, dist.length - min(map(len, dist.prefixes)), 1)
-    return np.array(
-        [p + r[: dist.length - len(p)] for p, r in zip(prefixes, rest, strict=True)], dtype=object
-    )
+    patterns = {p + "\0" * (dist.length - len(p)): w for p, w in dist.prefixes.items()}
+    codes, chosen = _choose(patterns, batch.u(node, 0))
+    digits = _digits(batch, node, dist.length - min(map(len, dist.prefixes)), 1)
+    return fill_patterns(codes, chosen, {"\0": digits})
 
 
 @SAMPLERS.register("digits")
 def sample_digits(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Digits)
-    patterns = _choose(dist.patterns, batch.u(node, 0))
-    digits = _digit_strings(batch, node, max(p.count("#") for p in dist.patterns), 1)
+    codes, patterns = _choose(dist.patterns, batch.u(node, 0))
+    digits = _digits(batch, node, max(p.count("#") for p in dist.patterns), 1)
     nonzero = max(p.count("%") for p in dist.patterns)
     # digits 1-9 from streams of their own, so patterns without "%" draw as before
-    ones = [1 + np.floor(batch.u(node, 1000 + k) * 9).astype(np.int64) for k in range(nonzero)]
-    out = []
-    for row, (pattern, ds) in enumerate(zip(patterns, digits, strict=True)):
-        it, nz = iter(ds), (str(int(column[row])) for column in ones)
-        out.append(
-            "".join(next(it) if ch == "#" else next(nz) if ch == "%" else ch for ch in pattern)
-        )
-    return np.array(out, dtype=object)
+    ones = np.zeros((batch.n, nonzero), dtype=np.uint32)
+    for k in range(nonzero):
+        ones[:, k] = ord("1") + np.floor(batch.u(node, 1000 + k) * 9).astype(np.uint32)
+    return fill_patterns(codes, patterns, {"#": digits, "%": ones})
 
 
 _STOPWORDS = {"the", "of", "and", "for", "at", "in", "a", "an", "co", "inc", "ltd"}
 
 
-def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:
-    """The lowercase ASCII words of a text. Accented letters lose their accents; other
-    characters are transliterated (anyascii), and one of a script written without
-    spaces (category Lo: Chinese, Japanese...) is a word of its own. ``spellings``
-    replace the default reading of characters or phrases first (曾 -> zeng)."""
-    for source in sorted(spellings or {}, key=len, reverse=True):
-        text = text.replace(source, f" {spellings[source]} ")  # type: ignore[index]
-    return re.findall(r"[a-z0-9]+", "".join(map(_romanise, text)).lower())
-
-
-@lru_cache(maxsize=8192)
-def _romanise(char: str) -> str:
-    if char.isascii():
-        return char
-    folded = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-    if folded or unicodedata.combining(char):
-        return folded
-    from anyascii import anyascii
-
-    latin = anyascii(char)
-    return f" {latin} " if unicodedata.category(char) == "Lo" else latin
-
-
 @SAMPLERS.register("email")
 def sample_email(node: Node, batch: Batch) -> Column:
+    """local@domain.tld: a name's words found once per distinct name, the domain once
+    per distinct employer, the local parts formatted a column at a time per style."""
     dist = node.attribute.dist
     assert isinstance(dist, Email)
-    names = to_text(*batch.parent(node, dist.name))
-    orgs = to_text(*batch.parent(node, dist.org))
-    n_styles = len(dist.styles)
-    styles = np.floor(batch.u(node, 0) * n_styles).astype(np.int64).tolist()
-    tlds = _choose(dist.tlds, batch.u(node, 1))
-    numbers = _digit_strings(batch, node, 4, 2)
-    # names and employers repeat across a batch: romanise each distinct one once
-    words_of = lru_cache(maxsize=None)(lambda text: ascii_words(text, dist.spellings))
-    out = []
-    for name, org, style, tld, number in zip(names, orgs, styles, tlds, numbers, strict=True):
-        words = words_of(name)
-        if not words:
-            local = f"user{number}"
-        else:
-            local = dist.styles[style].format(
-                first=words[0],
-                last=words[-1],
-                all="".join(words),
-                initial=words[0][0],
-                initials="".join(w[0] for w in words),
-                nn=number[:2],
-                nnnn=number,
-            )
-        org_words = [w for w in words_of(org) if w not in _STOPWORDS]
+    name_codes, names = factorize(to_text(*batch.parent(node, dist.name)))
+    org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
+    styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
+    tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
+    numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)
+    zeros = np.zeros(batch.n, dtype=np.int64)
+    nnnn = fill_patterns(zeros, ["####"], {"#": digits_matrix([(numbers, 4)])})
+    words = [ascii_words(name, dist.spellings) for name in names.tolist()]
+    by_name = {
+        "first": [w[0] if w else "" for w in words],
+        "last": [w[-1] if w else "" for w in words],
+        "all": ["".join(w) for w in words],
+        "initial": [w[0][0] if w else "" for w in words],
+        "initials": ["".join(x[0] for x in w) for w in words],
+    }
+    fills = {key: as_strings(values)[name_codes] for key, values in by_name.items()}
+    fills["nnnn"], fills["nn"] = nnnn, as_strings([t[:2] for t in nnnn.tolist()])
+    locals_ = np.empty(batch.n, dtype=object)
+    for k, style in enumerate(dist.styles):
+        rows = np.flatnonzero(styles == k)
+        locals_[rows] = vector_format(style, {f: c[rows] for f, c in fills.items()}, len(rows))
+    wordless = np.flatnonzero(np.array([not w for w in words], dtype=bool)[name_codes])
+    locals_[wordless] = "user" + nnnn[wordless]
+
+    domains = []
+    for org in orgs.tolist():
+        org_words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
         domain = dist.domain.format(
             words="".join(org_words[:2]), initials="".join(w[0] for w in org_words)
         )
-        out.append(f"{local}@{domain or 'mail'}.{tld}")
-    return np.array(out, dtype=object)
+        domains.append(f"@{domain or 'mail'}.")
+    return concat([locals_, as_strings(domains)[org_codes], as_strings(tlds)[tld_codes]], batch.n)
 
 
 @SAMPLERS.register("template")
 def sample_template(node: Node, batch: Batch) -> Column:
+    """A template chosen uniformly from the list of the ``given`` parent's value, filled:
+    formatted once per distinct (list, template, fills)."""
     dist = node.attribute.dist
     assert isinstance(dist, Template)
+    lists: list[list[str]] = [dist.default]
+    which = np.zeros(batch.n, dtype=np.int64)
     if dist.given is not None:
         parent, codes = batch.parent(node, dist.given)
-        choices = [dist.cases.get(v, dist.default) for v in parent.values]
-        lists = [choices[c] for c in codes.tolist()]
-    else:
-        lists = [dist.default] * batch.n
-    fills = {ref.split(".")[-1]: to_text(*batch.parent(node, ref)) for ref in dist.uses}
+        lists = [dist.cases.get(v, dist.default) for v in parent.values]
+        which = codes
+    sizes = np.array([len(t) for t in lists], dtype=np.int64)
+    chosen = np.minimum(np.floor(batch.u(node) * sizes[which]).astype(np.int64), sizes[which] - 1)
+    fills: dict[str, tuple[Codes, list[str]]] = {}
+    for ref in dist.uses:
+        parent, column = batch.parent(node, ref)
+        if parent.attribute.type == "categorical":
+            codes, table = column, [str(v) for v in parent.values]
+        else:
+            codes, distinct = factorize(to_text(parent, column))
+            table = distinct.tolist()
+        fills[ref.split(".")[-1]] = (codes, table)
     for token, forms in dist.forms.items():
-        fills[token] = [forms.get(v, v) for v in fills[token]]
-    picks = batch.u(node).tolist()
-    out = []
-    for row, (templates, u) in enumerate(zip(lists, picks, strict=True)):
-        text = templates[min(int(u * len(templates)), len(templates) - 1)]
-        out.append(text.format(**{token: values[row] for token, values in fills.items()}))
-    return np.array(out, dtype=object)
+        codes, table = fills[token]
+        fills[token] = (codes, [forms.get(v, v) for v in table])
+
+    def fill(row: int) -> str:
+        text: str = lists[which[row]][chosen[row]]
+        return text.format(**{token: table[codes[row]] for token, (codes, table) in fills.items()})
+
+    keys = [which, chosen, *(codes for codes, _ in fills.values())]
+    return format_distinct(keys, fill, batch.n)

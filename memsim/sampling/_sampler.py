@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from memsim.graph import BRNet, DiscreteConditionals, Node, inverse_cdf
 from memsim.profile import ChangeEvent, Entity, Fact, Profile, ValueStep
+from memsim.sampling._discrete import DiscreteDraws
 from memsim.sampling._kinds import SAMPLERS, Batch, Column
 from memsim.sampling._random import Uniforms, profile_keys
 from memsim.sampling._values import date_to_days, to_python
@@ -48,21 +49,24 @@ class ProfileSampler:
     def __init__(self, net: BRNet):
         self.net = net
         self.conditionals = DiscreteConditionals(net)
+        self.draws = DiscreteDraws(net, self.conditionals)
         self._samplers = [(node, SAMPLERS.get(node.dist_kind)) for node in net]
 
     def sample_batch(
         self, seed: int, start: int, stop: int, only: Collection[str] | None = None
     ) -> SampledBatch:
         """Profiles start..stop-1 as columns. ``only``: draw just these node ids (with
-        their ancestors among them), e.g. the discrete part, to compare with pgmpy."""
-        batch = Batch(self.net, self.conditionals, {}, Uniforms(profile_keys(seed, start, stop)))
+        their ancestors among them) and no change events, e.g. the discrete part, to
+        compare with pgmpy."""
+        keys = profile_keys(seed, start, stop)
+        batch = Batch(self.net, self.conditionals, {}, Uniforms(keys), self.draws)
         for node, sampler in self._samplers:
             if only is None or node.id in only:
                 batch.columns[node.id] = sampler(node, batch)
         changes = {
             node.id: self._sample_change(node, batch)
             for node in self.net
-            if node.attribute.changes is not None and node.id in batch.columns
+            if node.attribute.changes is not None and only is None
         }
         return SampledBatch(seed, start, batch.columns, changes)
 

@@ -27,7 +27,7 @@ from memsim.schema import Schema
 from memsim.verbalize import LocaleData, value_at
 from memsim.verify._dates import clocks_in
 from memsim.verify._facts import CJK, StatedFact, fact_stated, squeeze, text_stated, words
-from memsim.verify._numbers import fold, guarded, numerals
+from memsim.verify._numbers import fold, guarded, numerals, per_locale
 
 MAX_TERM_WORDS = 8
 """Known values longer than this many words are not looked for (free text)."""
@@ -109,7 +109,20 @@ def check_rewrite(
 def meta_text_in(text: str, loc: LocaleData) -> list[str]:
     """The locale's meta markers ``text`` holds (folded), each matched as a whole word
     where it starts or ends with a Latin letter ("persona" is not in "personality")."""
-    return markers_in(text, loc.recognise.meta_markers)
+    folded = fold(text).replace("’", "'")
+    anyone, each = _meta_patterns(loc)
+    if anyone.search(folded) is None:  # the usual case: one search instead of one per marker
+        return []
+    return [marker for marker, pattern in each if pattern.search(folded) is not None]
+
+
+@per_locale
+def _meta_patterns(loc: LocaleData) -> tuple[re.Pattern[str], list[tuple[str, re.Pattern[str]]]]:
+    """The locale's meta markers compiled once: all of them (a text matches it when it
+    matches one of them), and each with its folded form."""
+    markers = [fold(m) for m in loc.recognise.meta_markers]
+    each = [(m, re.compile(guarded([m]))) for m in markers]
+    return re.compile(guarded(markers)), each
 
 
 def markers_in(text: str, markers: Iterable[str]) -> list[str]:

@@ -148,7 +148,17 @@ def test_every_template_message_states_its_facts_and_not_wrong_values(
                     m["message"],
                 )
                 stated += 1
+                # a number the message states for its other fact is no wrong value here
+                # ("37岁 ... 生日是2月27日" states 27; "xufan41@" holds 41)
+                others = {
+                    number
+                    for other in m["facts"]
+                    if other != fact_id
+                    for number in re.findall(r"\d+", str(_value_of(profile, other, said)))
+                }
                 for bad in _wrong_values(fact, value):
+                    if fact.type == "integer" and str(bad) in others:
+                        continue
                     assert not fact_stated(m["message"], StatedFact(entity, fact, bad, said), ZH), (
                         fact_id,
                         value,
@@ -157,6 +167,11 @@ def test_every_template_message_states_its_facts_and_not_wrong_values(
                     )
                     wrong += 1
     assert stated > 1500 and wrong > 1000
+
+
+def _value_of(profile: Profile, fact_id: str, said: dt.datetime) -> Any:
+    entity_id, attr = fact_id.rsplit(".", 1)
+    return value_at(profile.entity(entity_id).facts[attr], said)
 
 
 def _wrong_values(fact: Fact, value: Any) -> list[Any]:

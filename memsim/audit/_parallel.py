@@ -1,0 +1,97 @@
+"""``run_audit(..., workers=N)``: the checks shared out between N processes.
+
+Each check already keeps its own statistics and findings and sees every item in the
+dataset's order, so the work splits by check, not by item: every worker reads the
+dataset once and runs its share of the checks, exactly as a single process would run
+them, and the parent puts the results back in the checks' order. The report is the
+same, byte for byte (bar its wall-clock ``seconds``), whatever the number of workers.
+
+Checks are shared out by their measured cost (longest first, each to the least loaded
+worker), so the option-prior shortcut, most of an audit's time, gets a worker of its
+own. Workers are forked (the context, with its profiles and schema, is inherited, not
+pickled); where fork is not available the audit runs in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+from memsim.audit._context import AuditContext
+from memsim.audit._report import AuditReport, CheckResult
+from memsim.audit._types import AuditItem
+
+if TYPE_CHECKING:
+    from memsim.audit._framework import Check
+
+COST: dict[str, float] = {
+    "shortcut_prior": 60.0,
+    "messages_state_facts": 11.0,
+    "shortcut_format_classifier": 5.0,
+    "answer_rederived": 4.0,
+    "noise_facts": 2.0,
+    "message_garbage": 2.0,
+    "answer_dates_resolved": 1.5,
+    "shortcut_centroid": 1.5,
+}
+"""Relative CPU time of the costly checks on a generated dataset (benchmarks/audit.py);
+a check not listed counts 0.5."""
+
+Progress = Callable[[Iterator[AuditItem]], Iterable[AuditItem]]
+RunOne = Callable[[AuditContext, list[str], "Progress | None"], AuditReport]
+_INHERITED: tuple[AuditContext, RunOne, Progress | None] | None = None
+"""What the forked workers inherit (a context and a progress callback do not pickle)."""
+
+
+def share(checks: list[Check], workers: int) -> list[list[str]]:
+    """The checks' names in ``workers`` groups of about equal cost (deterministic)."""
+    groups: list[list[str]] = [[] for _ in range(max(1, min(workers, len(checks))))]
+    loads = [0.0] * len(groups)
+    for check in sorted(checks, key=lambda c: (-COST.get(c.name, 0.5), c.name)):
+        least = loads.index(min(loads))
+        groups[least].append(check.name)
+        loads[least] += COST.get(check.name, 0.5)
+    return groups
+
+
+def fork_available() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and os.name == "posix"
+
+
+def run_shared(
+    ctx: AuditContext,
+    checks: list[Check],
+    report: AuditReport,
+    run_one: RunOne,
+    progress: Progress | None,
+    workers: int,
+) -> None:
+    """Fill ``report`` with the results of ``checks``, run in ``workers`` processes by
+    ``run_one(ctx, names, progress)`` (the progress bar follows the first group)."""
+    global _INHERITED
+    groups = share(checks, workers)
+    _INHERITED = (ctx, run_one, progress)
+    try:
+        with ProcessPoolExecutor(
+            len(groups), mp_context=multiprocessing.get_context("fork")
+        ) as pool:
+            futures = [pool.submit(_child, group, k == 0) for k, group in enumerate(groups)]
+            done = [f.result() for f in futures]
+    finally:
+        _INHERITED = None
+    found: dict[str, CheckResult] = {}
+    for items, messages, results in done:
+        report.items, report.messages = items, messages
+        found.update(results)
+    for check in checks:
+        report.results[check.name] = found[check.name]
+
+
+def _child(names: list[str], with_progress: bool) -> tuple[int, int, dict[str, CheckResult]]:
+    assert _INHERITED is not None  # set by the parent before the fork
+    ctx, run_one, progress = _INHERITED
+    part = run_one(ctx, names, progress if with_progress else None)
+    return part.items, part.messages, part.results

@@ -1,0 +1,153 @@
+"""Text columns built for a whole batch at once.
+
+Text attributes (names, phone numbers, identifiers, e-mail addresses, templates) are
+columns of Python strings (numpy object arrays). Building them one profile at a time
+in Python was most of the sampler's time, so here strings are assembled from columns:
+digits as code-point matrices viewed as fixed-width strings, concatenation as numpy's
+element-wise ``+`` on object arrays, and a format applied once per distinct
+combination of its inputs (a template's choice and its fills repeat across profiles).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+Strings = NDArray[np.object_]
+Codes = NDArray[np.int64]
+_FORMATTER = string.Formatter()
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def as_strings(values: Sequence[str]) -> Strings:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def factorize(texts: Sequence[str] | Strings) -> tuple[Codes, Strings]:
+    """Codes and the distinct texts in first-seen order: ``texts == table[codes]``."""
+    index: dict[str, int] = {}
+    codes = np.fromiter((index.setdefault(t, len(index)) for t in texts), np.int64, len(texts))
+    return codes, as_strings(list(index))
+
+
+def digits_matrix(numbers: Sequence[tuple[NDArray[np.int64], int]]) -> NDArray[np.uint32]:
+    """The decimal digits of each ``(numbers, width)`` chunk side by side, zero-padded
+    to its width, as code points: one row per profile."""
+    parts = []
+    for values, width in numbers:
+        powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+        parts.append((values[:, None] // powers[None, :]) % 10 + ord("0"))
+    return np.concatenate(parts, axis=1).astype(np.uint32)
+
+
+def fill_patterns(
+    codes: Codes, patterns: Sequence[str], slots: Mapping[str, NDArray[np.uint32]]
+) -> Strings:
+    """Per profile, its pattern (``patterns[codes[row]]``) with the k-th ``c`` replaced
+    by ``slots[c][row, k]`` for every slot character ``c`` (``#`` a digit, ``%`` a
+    non-zero digit): one code-point matrix per pattern, viewed as fixed-width strings."""
+    out = np.empty(len(codes), dtype=object)
+    for code, pattern in enumerate(patterns):
+        rows = np.flatnonzero(codes == code)
+        matrix = np.empty((len(rows), max(len(pattern), 1)), dtype=np.uint32)
+        used = dict.fromkeys(slots, 0)
+        for i, char in enumerate(pattern):
+            if char in slots:
+                matrix[:, i] = slots[char][rows, used[char]]
+                used[char] += 1
+            else:
+                matrix[:, i] = ord(char)
+        texts = matrix.view(f"<U{matrix.shape[1]}")[:, 0] if pattern else np.full(len(rows), "")
+        out[rows] = texts.astype(object)
+    return out
+
+
+def concat(parts: Sequence[str | Strings], n: int) -> Strings:
+    """Element-wise concatenation of string columns and literals."""
+    out = as_strings([""] * n)
+    for part in parts:
+        if isinstance(part, str):
+            if part:
+                out = out + part
+        else:
+            out = out + part
+    return out
+
+
+def vector_format(fmt: str, fills: Mapping[str, Strings], n: int) -> Strings:
+    """``fmt.format(**row)`` for every row of the ``fills`` columns, by concatenation
+    when the format has plain fields only, else row by row."""
+    parsed = list(_FORMATTER.parse(fmt))
+    plain = all(f is None or (f in fills and not spec and not conv) for _, f, spec, conv in parsed)
+    if not plain:
+        columns = {k: v.tolist() for k, v in fills.items()}
+        return as_strings([fmt.format(**{k: v[r] for k, v in columns.items()}) for r in range(n)])
+    parts: list[str | Strings] = []
+    for literal, field, _, _ in parsed:
+        parts.append(literal.replace("{", "{{").replace("}", "}}").format())
+        if field is not None:
+            parts.append(fills[field])
+    return concat(parts, n)
+
+
+def format_distinct(keys: Sequence[Codes], make: Callable[[int], str], n: int) -> Strings:
+    """A string per row that depends on the row's ``keys`` only: ``make(row)`` runs once
+    per distinct combination of keys (its first row), then is copied to the others."""
+    if not keys:
+        return as_strings([make(0)] * n) if n else as_strings([])
+    dims = [int(k.max(initial=0)) + 1 for k in keys]
+    if float(np.prod(dims, dtype=np.float64)) < 2**62:
+        combined = np.ravel_multi_index(list(keys), dims) if len(keys) > 1 else keys[0]
+        _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(
+            np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True
+        )
+    made = as_strings([make(int(row)) for row in first])
+    return made[inverse.ravel()]
+
+
+def pick(keys: Strings, cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Strings:
+    """``keys`` drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
+    codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(keys) - 1)
+    return keys[codes]  # type: ignore[no-any-return]
+
+
+def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:
+    """The lowercase ASCII words of a text. Accented letters lose their accents; other
+    characters are transliterated (anyascii), and one of a script written without
+    spaces (category Lo: Chinese, Japanese...) is a word of its own. ``spellings``
+    replace the default reading of characters or phrases first (曾 -> zeng)."""
+    if spellings:
+        for source in _longest_first(tuple(spellings)):
+            if source in text:
+                text = text.replace(source, f" {spellings[source]} ")
+    if not text.isascii():
+        text = "".join(map(_romanise, text))
+    return _WORD.findall(text.lower())
+
+
+@lru_cache(maxsize=64)
+def _longest_first(sources: tuple[str, ...]) -> list[str]:
+    return sorted(sources, key=len, reverse=True)
+
+
+@lru_cache(maxsize=8192)
+def _romanise(char: str) -> str:
+    if char.isascii():
+        return char
+    folded = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+    if folded or unicodedata.combining(char):
+        return folded
+    from anyascii import anyascii
+
+    latin = anyascii(char)
+    return f" {latin} " if unicodedata.category(char) == "Lo" else latin

@@ -1,0 +1,81 @@
+"""Per-profile streams: profile k is the same whatever N, the batch or the shard, and
+the vectorised pieces agree with their one-at-a-time definitions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memsim.graph import BRNet, inverse_cdf
+from memsim.sampling import ProfileSampler, profile_keys
+from memsim.sampling._discrete import GuideTable
+from memsim.sampling._strings import as_strings, format_distinct, vector_format
+from memsim.schema import load_schema
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3, 2**130 + 5])
+@pytest.mark.parametrize("start", [0, 1000, 2**32 - 3])
+def test_profile_keys_are_the_seed_sequence_children(seed: int, start: int) -> None:
+    expected = [
+        np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64)
+        for k in range(start, start + 6)
+    ]
+    assert (profile_keys(seed, start, start + 6) == np.array(expected)).all()
+
+
+@pytest.mark.parametrize("schema", ["schemas/daily_life.en.yaml", "schemas/daily_life.zh.yaml"])
+def test_profile_k_is_the_same_whatever_n_batch_or_shard(schema: str) -> None:
+    sampler = ProfileSampler(BRNet(load_schema(schema)))
+    whole = list(sampler.profiles(3, 0, 40))
+    assert list(sampler.profiles(3, 0, 40, batch_size=7)) == whole
+    shards = [list(sampler.profiles(3, lo, min(lo + 14, 40), batch_size=5)) for lo in (0, 14, 28)]
+    assert [p for shard in shards for p in shard] == whole
+    assert list(sampler.profiles(3, 25, 26)) == whole[25:26]
+
+
+def test_guide_table_draws_the_inverse_cdf_of_the_centred_uniform() -> None:
+    rng = np.random.default_rng(0)
+    probs = rng.random((30, 7)) ** 3
+    probs[3, :6] = 0.0  # a row with one value
+    probs[4, 2] = 0.0
+    table = GuideTable.of(probs)
+    rows = rng.integers(0, 30, 50_000).astype(np.intp)
+    bits = rng.integers(0, 2**53, 50_000, dtype=np.uint64)
+    bits[:8] = [0, 1, 2**53 - 1, 2**52, 2**45, 2**45 - 1, 2**43 + 7, 3]
+    u = (bits.astype(np.float64) + 0.5) * 2.0**-53
+    assert (table.draw(rows, bits) == inverse_cdf(probs[rows], u)).all()
+    assert (GuideTable.of(probs[:1]).draw(None, bits) == inverse_cdf(probs[[0] * 50_000], u)).all()
+
+
+def test_distinct_slots_never_share_a_value() -> None:
+    net = BRNet(load_schema("schemas/daily_life.en.yaml"))
+    columns = ProfileSampler(net).sample_batch(1, 0, 5000).columns
+    distinct = [n for n in net if n.attribute.distinct]
+    assert distinct
+    for node in distinct:
+        for pid in node.parents:
+            parent = net[pid]
+            if (parent.key.kind, parent.key.attr) == (node.key.kind, node.key.attr):
+                assert not (columns[node.id] == columns[pid]).any()
+
+
+def test_vector_format_is_str_format() -> None:
+    fills = {"first": as_strings(["Ann", "李", ""]), "last": as_strings(["Lee", "伟", "X"])}
+    for fmt in ["{first} {last}", "{last}{first}", "{{x}} {first}!", "{first:>5}|{last}", "plain"]:
+        rows = [
+            fmt.format(first=f, last=la)
+            for f, la in zip(fills["first"], fills["last"], strict=True)
+        ]
+        assert vector_format(fmt, fills, 3).tolist() == rows
+
+
+def test_format_distinct_formats_each_combination_once() -> None:
+    keys = [np.array([0, 1, 0, 1, 2]), np.array([5, 5, 5, 6, 5])]
+    calls: list[int] = []
+
+    def make(row: int) -> str:
+        calls.append(row)
+        return f"{keys[0][row]}-{keys[1][row]}"
+
+    assert format_distinct(keys, make, 5).tolist() == ["0-5", "1-5", "0-5", "1-6", "2-5"]
+    assert len(calls) == 4
