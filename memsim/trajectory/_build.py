@@ -13,8 +13,10 @@ Guarantees:
 - a message's place is where the user is at that time (at an event of theirs in its
   first two hours, at work in weekday office hours, else at home), in the city the user
   works in at that time (or the event's city);
-- noise messages (noisy questions) carry fact ids qualified by the profile they come
-  from (``p000123:relative[0].age``), so they are never taken for this profile's facts.
+- noise messages (distractors said about other people, and more for noisy questions)
+  come from one other life, about people this profile has no one named like, and carry
+  fact ids qualified by the profile they come from (``p000123:relative[0].age``), so
+  they are never taken for this profile's facts.
 """
 
 from __future__ import annotations
@@ -106,6 +108,11 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
+    units += [
+        _Unit("chit_chat", text=ctx.choose(ctx.loc.hearsay, rng).format(value=value))
+        for value in draft.hearsay
+        if ctx.loc.hearsay
+    ]
     units += _noise(ctx, profile, draft, rng)
     return units
 
@@ -129,26 +136,29 @@ def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
 
 
 def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator) -> list[_Unit]:
-    """Facts of other profiles about entities this profile does not have, rendered the
-    same way as real facts (noisy questions only)."""
+    """Facts of one other life (a sampled profile) about people this profile does not
+    have, rendered the same way as real facts: the distractors the draft says about them
+    (``mentions``) and, for noisy questions, more of that life's facts. One life, so the
+    noise never holds two different people named alike ("my peer")."""
     wanted = int(draft.params.get("noise", 0))
-    if not wanted or not ctx.noise_profiles:
+    lives = {p.id: p for p in ctx.other_lives(profile)}
+    if not lives:
         return []
-    taken = {ctx.who(e).casefold() for e in profile.entities}
+    chosen = [m for m in draft.mentions if m[0] in lives]
+    life = lives[chosen[0][0]] if chosen else next(iter(lives.values()))
+    out = [
+        _Unit("noise", ((life.entity(eid), life.entity(eid).facts[attr]),), source=life.id)
+        for _, eid, attr in dict.fromkeys(chosen)
+    ]
+    if not wanted:
+        return out
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
-    out: list[_Unit] = []
-    for _ in range(wanted * 20):
-        if len(out) == wanted:
-            break
-        other = ctx.noise_profiles[int(rng.integers(len(ctx.noise_profiles)))]
-        entities = [e for e in other.entities if e.scenario in scenarios]
-        entity = entities[int(rng.integers(len(entities)))]
-        if ctx.who(entity).casefold() in taken:
-            continue
-        facts = list(entity.facts.values())
-        out.append(
-            _Unit("noise", ((entity, facts[int(rng.integers(len(facts)))]),), source=other.id)
-        )
+    entities = [e for e in ctx.unnamed(profile, life) if e.scenario in scenarios]
+    said = {u.fact_ids()[0] for u in out}
+    spare = [(e, f) for e in entities for f in e.facts.values() if f"{life.id}:{f.id}" not in said]
+    for i in rng.permutation(len(spare))[:wanted]:
+        entity, fact = spare[i]
+        out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
 
 
