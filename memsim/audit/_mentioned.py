@@ -23,21 +23,36 @@ from memsim.audit._blind import report
 from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
 from memsim.audit._shortcuts import Accuracy, credit
-from memsim.audit._text import squash
+from memsim.audit._text import CJK, fold, squash
 from memsim.audit._types import AuditItem, CheckStats, Finding
 
 NAME = "shortcut_mentioned_option"
 MARGIN = 0.25
+_WORDS = re.compile(r"\w+")
 _PART = re.compile(r"\s*[;；]\s*")
 
 
+def words(text: str) -> str:
+    """The text as space-separated word characters, with a space at each end."""
+    return " " + " ".join(_WORDS.findall(fold(text))) + " "
+
+
+def mentioned(part: str, conversation: str) -> bool:
+    """Whether ``part`` occurs in ``conversation`` (given by :func:`words`): as whole
+    words ("5 years" is not in "35 years old"), or, for text with CJK characters (no
+    spaces between words), as a substring of the squashed text."""
+    if CJK.search(part):
+        return squash(part) in conversation.replace(" ", "")
+    return words(part) in conversation
+
+
 def mention_scores(options: list[str], conversation: str) -> list[float]:
-    """For each option, the share of its parts that occur in ``conversation`` (squashed)."""
+    """For each option, the share of its parts that occur in ``conversation`` (given by
+    :func:`words`); bare numbers are never counted."""
     out = []
     for option in options:
-        parts = [squash(p) for p in _PART.split(option)]
-        parts = [p for p in parts if len(p) >= 2 and not p.isdigit()]
-        out.append(sum(p in conversation for p in parts) / len(parts) if parts else 0.0)
+        parts = [p for p in _PART.split(option) if len(squash(p)) >= 2 and not squash(p).isdigit()]
+        out.append(sum(mentioned(p, conversation) for p in parts) / len(parts) if parts else 0.0)
     return out
 
 
@@ -63,7 +78,7 @@ class MentionedOption:
         if len(choices) < 2 or truth not in choices or not item.messages:
             return None
         letters = sorted(choices)
-        conversation = squash(" ".join(str(m.get("message", "")) for m in item.messages))
+        conversation = words(" ".join(str(m.get("message", "")) for m in item.messages))
         scores = mention_scores([choices[k] for k in letters], conversation)
         gold = letters.index(str(truth))
         hit = credit(scores, gold)

@@ -70,7 +70,7 @@ def fit(x: sparse.csr_matrix, y: NDArray[np.float64]) -> NDArray[np.float64]:
     accelerated gradient with the step 1 / (the loss's smoothness bound, from a few
     power iterations). Only sparse matrix-vector products: no BLAS threads, which spin
     on a small busy machine (scipy's L-BFGS-B was measured 20x slower here)."""
-    n, d = x.shape
+    _n, d = x.shape
 
     def forward(w: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.asarray(x @ w[:-1] + w[-1], dtype=np.float64)

@@ -80,8 +80,7 @@ def hybrid(
         return None  # distractors said of people of two other lives: the noise is one life
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
-    wrong_a = [a.options[1 + i] for i in rng.permutation(len(a.options) - 1)]
-    wrong_b = [b.options[1 + i] for i in rng.permutation(len(b.options) - 1)]
+    wrong_a, wrong_b = _wrong(a, rng), _wrong(b, rng)
     options += [x + join + y for x, y in zip(wrong_a, wrong_b, strict=True)]
     if len({normalise(o) for o in options}) != 4:
         return None
@@ -100,6 +99,22 @@ def hybrid(
         mentions=a.mentions + b.mentions,
         hearsay=a.hearsay + b.hearsay,
     )
+
+
+def _said(d: Draft) -> set[str]:
+    """The part's distractors that its trajectory states (said of other people, first
+    after the answer; or repeated as hearsay)."""
+    return {*d.options[1 : 1 + len(d.mentions)], *d.hearsay}
+
+
+def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:
+    """The part's distractors, shuffled, those its trajectory states first: zipped with
+    the other part's, said ones pair with said ones, so that a distractor, like the
+    answer, can have both of its parts said in the conversation. Which ones are said is
+    only known from the conversation, so the order tells a blind reader nothing."""
+    wrong = [d.options[1 + i] for i in rng.permutation(len(d.options) - 1)]
+    said = _said(d)
+    return [o for o in wrong if o in said] + [o for o in wrong if o not in said]
 
 
 def _names(question: str, answer: str) -> bool:

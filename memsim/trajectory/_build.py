@@ -22,18 +22,27 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
-from memsim.qa import Draft, Message, QAContext
+from memsim.qa import QA_KINDS, Draft, Message, QAContext
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
 MESSAGES_PER_TRAJECTORY = (7, 11)
 """Total messages (before noise) for a one-part question; hybrids get 1.8x."""
+CHIT_CHAT = 0.15
+"""Chance of one chit-chat message (never evidence, so its wording would mark what is
+not: kept rare)."""
+RATE_DRAFTS = 24
+"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates."""
+RATE_FLOOR = 0.01
+"""Facts of an attribute never asked are still filler, this often relative to the most
+asked one."""
 PAIR_PROBABILITY = 0.25
 """Chance that a filler message states two facts of the same entity."""
 
@@ -96,12 +105,17 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     if draft.scenario == "hybrid":
         low, high = int(low * 1.8), int(high * 1.8)
     total = int(rng.integers(low, high + 1))
-    chit_chat = int(rng.integers(1, 3))
+    chit_chat = int(rng.random() < CHIT_CHAT)
     n_filler = max(1, total - len(units) - chit_chat)
     spare = [(e, f) for e in profile.entities for f in e.facts.values() if f.id not in used]
-    for i in rng.permutation(len(spare))[:n_filler]:
-        entity, fact = spare[i]
-        units.append(_Unit("filler", ((entity, fact),)))
+    rates = evidence_rates(ctx)
+    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+    n_filler = min(n_filler, len(spare))
+    if n_filler:
+        picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
+        for i in picked:
+            entity, fact = spare[int(i)]
+            units.append(_Unit("filler", ((entity, fact),)))
     units = _pair_some(units, rng)
     lines = ctx.loc.chit_chat
     units += [
@@ -115,6 +129,41 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     ]
     units += _noise(ctx, profile, draft, rng)
     return units
+
+
+def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
+    """How often a fact of each (entity kind, attribute) is evidence, estimated once per
+    context by drafting ``RATE_DRAFTS`` questions of every kind and scenario about the
+    noise profiles (a fixed stream, so every worker gets the same table), with a floor
+    of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
+    what a message is about (an age, a name, a relation) says nothing about whether it
+    is evidence: every kind of fact is evidence in proportion to how often it is said."""
+    key = "evidence-rates"
+    if key in ctx.pool.memo:
+        return ctx.pool.memo[key]  # type: ignore[no-any-return]
+    rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
+    asked: Counter[tuple[str, str]] = Counter()
+    said: Counter[tuple[str, str]] = Counter()
+    lives = ctx.noise_profiles[:RATE_DRAFTS]
+    for name in QA_KINDS.names():
+        kind = QA_KINDS.get(name)
+        for scenario in kind.all_scenarios:
+            for life in lives:
+                draft = next(
+                    (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
+                )
+                if draft is None:
+                    continue
+                for f in draft.evidence:
+                    asked[(life.entity(f.entity).kind, f.attribute)] += 1
+                for e in life.entities:
+                    for attr in e.facts:
+                        said[(e.kind, attr)] += 1
+    rates = {k: asked[k] / n for k, n in said.items() if n}
+    top = max(rates.values(), default=1.0) or 1.0
+    table = {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
+    ctx.pool.memo[key] = table
+    return table
 
 
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
@@ -156,8 +205,14 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     entities = [e for e in ctx.unnamed(profile, life) if e.scenario in scenarios]
     said = {u.fact_ids()[0] for u in out}
     spare = [(e, f) for e in entities for f in e.facts.values() if f"{life.id}:{f.id}" not in said]
-    for i in rng.permutation(len(spare))[:wanted]:
-        entity, fact = spare[i]
+    if not spare:
+        return out
+    rates = evidence_rates(ctx)
+    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+    for i in rng.choice(
+        len(spare), size=min(wanted, len(spare)), replace=False, p=weights / weights.sum()
+    ):
+        entity, fact = spare[int(i)]
         out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
 
@@ -176,7 +231,13 @@ def _clock(
     # ("next Friday") does not mark a message as evidence
     facts = [profile.fact(f.id) for f in (*draft.evidence, *draft.negatives)]
     dated = [f for f in facts if f.type == "datetime"]
-    if dated and rng.random() < 0.6:
+    asked = [f for f in facts[: len(draft.evidence)] if f.type in ("datetime", "date")]
+    if asked and _asks_weekday(draft):
+        # weeks before the event, so that its date is said absolutely ("on May 10"),
+        # never as "this Friday": the weekday asked is not written in the evidence
+        event_day = min(dt.date.fromisoformat(str(f.value)[:10]) for f in asked)
+        start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(21, 35))))
+    elif dated and rng.random() < 0.6:
         anchor = dated[int(rng.integers(len(dated)))]
         event_day = dt.datetime.fromisoformat(str(anchor.value)).date()
         start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(2, 10))))
@@ -189,6 +250,11 @@ def _clock(
         now = _waking(now + dt.timedelta(minutes=minutes), rng)
         times.append(now)
     return times
+
+
+def _asks_weekday(draft: Draft) -> bool:
+    parts = draft.params.get("parts") if draft.transform == "hybrid" else [draft.__dict__]
+    return any(isinstance(p, dict) and p.get("transform") == "weekday" for p in parts or [])
 
 
 def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:
