@@ -26,7 +26,7 @@ ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
 LIVES = 8
 """Other lives a profile's questions may mention distractors from (the first that has
 usable ones is the trajectory's one other life)."""
-MENTIONED = 2
+MENTIONED = 3
 """At most this many distractors said about people of the other life."""
 
 
@@ -258,6 +258,30 @@ class QAContext:
             if facts:
                 return list(values.values()), tuple(facts)
         return [], ()
+
+    def said_numbers(
+        self,
+        profile: Profile,
+        entity: Entity,
+        attr: str,
+        options: Sequence[str],
+        avoid: str | None = None,
+    ) -> tuple[tuple[str, str, str], ...]:
+        """For a number (whose distractors are spread around the answer, not drawn from
+        people), the strangers of the first of :meth:`other_lives` whose value is one of
+        the distractors, up to ``MENTIONED``: their facts, to be stated."""
+        if self.attribute(entity, attr).type != "integer":
+            return ()
+        wrong = {normalise(o) for o in options[1:]}
+        for life in self.other_lives(profile):
+            facts = [
+                (life.id, other.id, attr)
+                for other in self.strangers(profile, life, entity, attr, avoid)
+                if normalise(self.display(other, attr)) in wrong
+            ]
+            if facts:
+                return tuple(facts[:MENTIONED])
+        return ()
 
     def hearsay(
         self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]

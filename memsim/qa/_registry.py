@@ -78,6 +78,8 @@ def hybrid(
         return None  # one part's question would say the other part's answer
     if len({m[0] for m in a.mentions + b.mentions}) > 1:
         return None  # distractors said of people of two other lives: the noise is one life
+    if bool(_said(a)) != bool(_said(b)):
+        return None  # a distractor could not be said in full, as the answer is
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
     wrong_a, wrong_b = _wrong(a, rng), _wrong(b, rng)

@@ -44,6 +44,7 @@ def conditional(
     options = ctx.value_options(entity, target, rng, given, said)
     if options is None:
         return None
+    mentions = mentions or ctx.said_numbers(profile, entity, target, options, avoid=cond)
     question = ctx.wording("conditional", scenario, rng).format(
         label=ctx.label(entity, target),
         group=ctx.group_label(group, plural=False),

@@ -7,6 +7,8 @@ Guarantees:
   whether it is evidence;
 - timestamps strictly increase, in waking hours (07:00-22:59), and the question
   comes after the last message;
+- every message is sent before the earliest event whose time any message states (event
+  times are phrased as plans, in the future tense): the audit's ``tense_event_times``;
 - each message is verbalised at its own time, so relative times ("next Friday") are
   resolved against the message that says them and time-varying facts say the value
   that holds then;
@@ -43,6 +45,9 @@ RATE_DRAFTS = 24
 RATE_FLOOR = 0.01
 """Facts of an attribute never asked are still filler, this often relative to the most
 asked one."""
+GAPS = (20 * 60, 6 * 60, 2 * 60, 45, 20)
+"""Longest gap between messages (minutes), tried in turn until the messages end before
+the earliest event they state."""
 PAIR_PROBABILITY = 0.25
 """Chance that a filler message states two facts of the same entity."""
 
@@ -68,7 +73,7 @@ def build_trajectory(
     units = _units(ctx, profile, draft, rng)
     order = rng.permutation(len(units))
     units = [units[i] for i in order]
-    times = _clock(ctx, profile, draft, len(units) + 1, rng)
+    times = _clock(ctx, profile, draft, units, rng)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
         text = unit.text if unit.text is not None else ctx.verbalizer.message(unit.facts, when, rng)
@@ -107,7 +112,12 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     total = int(rng.integers(low, high + 1))
     chit_chat = int(rng.random() < CHIT_CHAT)
     n_filler = max(1, total - len(units) - chit_chat)
-    spare = [(e, f) for e in profile.entities for f in e.facts.values() if f.id not in used]
+    spare = [
+        (e, f)
+        for e in profile.entities
+        for f in e.facts.values()
+        if f.id not in used and not _too_early(ctx, f)
+    ]
     rates = evidence_rates(ctx)
     weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
     n_filler = min(n_filler, len(spare))
@@ -166,6 +176,14 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     return table
 
 
+def _too_early(ctx: QAContext, fact: Fact) -> bool:
+    """An event on the timeline's first day: no trajectory can be sent before it, so it
+    is never filler (a plan stated after it began would be in the wrong tense)."""
+    if fact.type != "datetime":
+        return False
+    return dt.date.fromisoformat(str(fact.value)[:10]) <= ctx.schema.timeline.start
+
+
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
     """Merge some filler messages about the same entity into two-fact messages."""
     out: list[_Unit] = []
@@ -204,7 +222,12 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
     entities = [e for e in ctx.unnamed(profile, life) if e.scenario in scenarios]
     said = {u.fact_ids()[0] for u in out}
-    spare = [(e, f) for e in entities for f in e.facts.values() if f"{life.id}:{f.id}" not in said]
+    spare = [
+        (e, f)
+        for e in entities
+        for f in e.facts.values()
+        if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
+    ]
     if not spare:
         return out
     rates = evidence_rates(ctx)
@@ -218,9 +241,21 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
 
 
 def _clock(
-    ctx: QAContext, profile: Profile, draft: Draft, n: int, rng: np.random.Generator
+    ctx: QAContext,
+    profile: Profile,
+    draft: Draft,
+    units: list[_Unit],
+    rng: np.random.Generator,
 ) -> list[dt.datetime]:
-    """n strictly increasing times in waking hours; the last is the question's."""
+    """Strictly increasing times in waking hours, one per unit and the question's last;
+    every message comes before the earliest event time any message states."""
+    n = len(units) + 1
+    plans = [
+        dt.datetime.fromisoformat(str(f.value))
+        for u in units
+        for _, f in u.facts
+        if f.type == "datetime"
+    ]
     timeline = ctx.schema.timeline
     last_start = max(timeline.start, timeline.end - dt.timedelta(days=21))
     start_day = timeline.start + dt.timedelta(
@@ -241,15 +276,29 @@ def _clock(
         anchor = dated[int(rng.integers(len(dated)))]
         event_day = dt.datetime.fromisoformat(str(anchor.value)).date()
         start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(2, 10))))
+    # a message that says when an event is speaks of a plan (future tense): every
+    # message is sent before the earliest such event, starting days before it and, when
+    # the days are few, with shorter gaps
+    first = min(plans, default=None)
+    if first is not None:
+        room = int(rng.integers(1, 15))
+        start_day = max(timeline.start, min(start_day, first.date() - dt.timedelta(days=room)))
     now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
         minutes=int(rng.integers(0, 180))
     )
-    times = [now]
-    for _ in range(n - 1):
-        minutes = int(np.exp(rng.uniform(np.log(15), np.log(20 * 60))))
-        now = _waking(now + dt.timedelta(minutes=minutes), rng)
-        times.append(now)
+    for longest in GAPS:
+        times = [now]
+        for _ in range(n - 2):
+            times.append(_waking(times[-1] + _gap(longest, rng), rng))
+        if first is None or times[-1] < first:
+            break
+    times.append(_waking(times[-1] + _gap(GAPS[0], rng), rng))  # the question
     return times
+
+
+def _gap(longest: int, rng: np.random.Generator) -> dt.timedelta:
+    """Minutes between two messages: log-uniform from 15 to ``longest``."""
+    return dt.timedelta(minutes=int(np.exp(rng.uniform(np.log(15), np.log(longest)))))
 
 
 def _asks_weekday(draft: Draft) -> bool:
