@@ -13,17 +13,22 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
     _answer_dates,
+    _blind,
     _classifier,
     _correctness,
     _cues,
+    _evidence_text,
     _faithful,
     _manifest,
     _memdaily,
+    _mentioned,
     _messages,
     _noise,
+    _outcomes,
     _prior,
     _shortcuts,
     _structure,
+    _tense,
     _unfaithful,
 )
 from memsim.audit._context import AuditContext, AuditOptions, ProfileStore, load_context

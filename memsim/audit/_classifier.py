@@ -74,7 +74,7 @@ class FormatClassifier:
     def __init__(self, ctx: AuditContext, stats: CheckStats):
         self.ctx, self.stats = ctx, stats
         rng = np.random.default_rng(ctx.options.seed)
-        self.sample = Reservoir(ctx.options.classifier_items, rng)
+        self.sample: Reservoir[Row] = Reservoir(ctx.options.classifier_items, rng)
         stats.notes.append(
             f"logistic regression on {len(FEATURES)} format features "
             f"({', '.join(FEATURES)}), {FOLDS}-fold cross-validation grouped by trajectory; "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -70,15 +71,18 @@ Row = tuple[list[float], str, str]
 fact, "" when unknown) pairs evidence with the hard negatives that look like it."""
 
 
-class Reservoir:
+T = TypeVar("T")
+
+
+class Reservoir(Generic[T]):
     """A uniform sample of at most ``size`` trajectories (Algorithm R, seeded); each
     keeps its messages' rows, so pairs within a trajectory survive sampling."""
 
     def __init__(self, size: int, rng: np.random.Generator):
         self.size, self.rng, self.seen = size, rng, 0
-        self.items: list[tuple[int, str, list[Row]]] = []
+        self.items: list[tuple[int, str, list[T]]] = []
 
-    def add(self, item: tuple[int, str, list[Row]]) -> None:
+    def add(self, item: tuple[int, str, list[T]]) -> None:
         self.seen += 1
         if len(self.items) < self.size:
             self.items.append(item)

@@ -3,6 +3,7 @@ plus small helpers over a profile's entities."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,7 +15,7 @@ import numpy as np
 
 from memsim.graph import BRNet
 from memsim.profile import Entity, Fact, Profile
-from memsim.qa._choices import ValuePool, numeric_options, pick_distinct
+from memsim.qa._choices import ValuePool, normalise, numeric_options, pick_distinct
 from memsim.qa._pool import Given
 from memsim.qa._types import FactRef
 from memsim.schema import Attribute, Schema
@@ -22,6 +23,11 @@ from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
 
 SCENARIOS = ("roles", "events", "items", "places")
 ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
+LIVES = 8
+"""Other lives a profile's questions may mention distractors from (the first that has
+usable ones is the trajectory's one other life)."""
+MENTIONED = 3
+"""At most this many distractors said about people of the other life."""
 
 
 @dataclass(frozen=True)
@@ -149,25 +155,144 @@ class QAContext:
         return value
 
     def value_options(
-        self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()
+        self,
+        entity: Entity,
+        attr: str,
+        rng: np.random.Generator,
+        given: Given = (),
+        said: Sequence[str] = (),
     ) -> list[str] | None:
         """The entity's value and three distractors of the same attribute, drawn from the
-        values the question leaves possible (``given``: what it reveals)."""
+        values the question leaves possible (``given``: what it reveals); ``said`` are
+        distractors already chosen (:meth:`said_of_others`), the rest are drawn."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
         if a.type == "integer":
             numbers = numeric_options(int(fact.value), rng, a.min, a.max)
             return None if numbers is None else [self.display(entity, attr, v) for v in numbers]
         answer = self.display(entity, attr)
+        wanted = 3 - len(said)
+        if wanted <= 0:
+            return [answer, *said[:3]]
         # a dozen uniform draws almost always hold 3 usable ones; else look at them all
         for k in (12, 10**9):
             sample = self.pool.sample_support(entity.kind, attr, k, rng, given)
             picked = pick_distinct(
-                [self.display(entity, attr, v) for v in sample], [answer], 3, rng
+                [self.display(entity, attr, v) for v in sample], [answer, *said], wanted, rng
             )
             if picked is not None:
-                return [answer, *picked]
+                return [answer, *said, *picked]
         return None
+
+    def other_lives(self, profile: Profile) -> list[Profile]:
+        """The other sampled lives this profile's trajectories may mention, in a fixed
+        order (a function of the profile id, so every question about it sees the same)."""
+        n = len(self.noise_profiles)
+        start = zlib.crc32(profile.id.encode()) % n if n else 0
+        return [self.noise_profiles[(start + k) % n] for k in range(min(LIVES, n))]
+
+    def unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
+        """The people of ``life`` named like no one of ``profile`` and like no one else
+        of ``life`` (so what the trajectory says of them reads as one coherent life)."""
+        names = [self.who(e).casefold() for e in life.entities]
+        taken = {self.who(e).casefold() for e in profile.entities}
+        return [
+            e
+            for e, name in zip(life.entities, names, strict=True)
+            if name not in taken and names.count(name) == 1
+        ]
+
+    def strangers(
+        self, profile: Profile, life: Profile, entity: Entity, attr: str, avoid: str | None = None
+    ) -> list[Entity]:
+        """The entities of ``life`` like ``entity`` (same kind, with ``attr``) that this
+        profile has no one named like, and (``avoid``: a condition attribute) whose value
+        of ``avoid`` is not the entity's (the condition still names one entity)."""
+        key = normalise(self.display(entity, avoid)) if avoid else None
+        return [
+            e
+            for e in self.unnamed(profile, life)
+            if e.kind == entity.kind
+            and attr in e.facts
+            and (avoid is None or avoid not in e.facts or normalise(self.display(e, avoid)) != key)
+        ]
+
+    def said_of_others(
+        self,
+        profile: Profile,
+        entity: Entity,
+        attr: str,
+        rng: np.random.Generator,
+        given: Given = (),
+        avoid: str | None = None,
+    ) -> tuple[list[str], tuple[tuple[str, str, str], ...]]:
+        """Distractors said about people of another life, and those facts (to be stated).
+
+        The first of :meth:`other_lives` with a stranger (:meth:`strangers`) whose value
+        is in the support given ``given`` and kept by the same flattening as answers
+        (p_min / p(value)): up to ``MENTIONED`` such values, distinct from the answer.
+        Kept values are then uniform over the support, as pool distractors are, so a
+        prior over the options still says nothing, while the conversation now mentions
+        distractors too. Numbers are left to :meth:`value_options`."""
+        if self.attribute(entity, attr).type == "integer":
+            return [], ()
+        support = self.pool.support(entity.kind, attr, given)
+        if not support or len(support) < 4:
+            return [], ()
+        floor = min(support.values())
+        answer = normalise(self.display(entity, attr))
+        for life in self.other_lives(profile):
+            values: dict[str, str] = {}
+            facts: list[tuple[str, str, str]] = []
+            for other in self.strangers(profile, life, entity, attr, avoid):
+                value = other.facts[attr].value
+                shown = self.display(other, attr)
+                key = normalise(shown)
+                if value not in support or key == answer or key in values:
+                    continue
+                if rng.random() < floor / support[value]:
+                    values[key] = shown
+                    facts.append((life.id, other.id, attr))
+                if len(facts) == MENTIONED:
+                    break
+            if facts:
+                return list(values.values()), tuple(facts)
+        return [], ()
+
+    def said_numbers(
+        self,
+        profile: Profile,
+        entity: Entity,
+        attr: str,
+        options: Sequence[str],
+        avoid: str | None = None,
+    ) -> tuple[tuple[str, str, str], ...]:
+        """For a number (whose distractors are spread around the answer, not drawn from
+        people), the strangers of the first of :meth:`other_lives` whose value is one of
+        the distractors, up to ``MENTIONED``: their facts, to be stated."""
+        if self.attribute(entity, attr).type != "integer":
+            return ()
+        wrong = {normalise(o) for o in options[1:]}
+        for life in self.other_lives(profile):
+            facts = [
+                (life.id, other.id, attr)
+                for other in self.strangers(profile, life, entity, attr, avoid)
+                if normalise(self.display(other, attr)) in wrong
+            ]
+            if facts:
+                return tuple(facts[:MENTIONED])
+        return ()
+
+    def hearsay(
+        self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]
+    ) -> tuple[str, ...]:
+        """Distractors of a text attribute (sentences) not already said of other people,
+        up to ``MENTIONED``, for the user to repeat as said by someone else; none for
+        other types (a bare "phones" is no one's remark) or without the locale's
+        ``hearsay`` wording."""
+        if self.attribute(entity, attr).type != "text" or not self.loc.hearsay:
+            return ()
+        return tuple(o for o in options[1:] if o not in said)[: MENTIONED - len(said)]
 
     def accept(
         self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()

@@ -64,7 +64,11 @@ def hybrid(
 
     Every distractor pairs a wrong first part with a wrong second part, so no option
     shares half of itself with the answer (which would make the answer the option
-    most similar to the others)."""
+    most similar to the others). The wrong parts are paired at random (each part's
+    wrong options shuffled on their own), so the four options are a random matching of
+    the first parts with the second parts in which the answer is a uniform pair: the
+    options' structure says nothing about which one is right (a fixed pairing, such as
+    the outcomes of two comparisons in their declared order, would)."""
     first, second = (str(s) for s in rng.choice(kind.scenarios, size=2, replace=False))
     a = kind.draft(ctx, profile, first, rng)
     b = kind.draft(ctx, profile, second, rng)
@@ -72,9 +76,14 @@ def hybrid(
         return None
     if _names(b.question, a.answer) or _names(a.question, b.answer):
         return None  # one part's question would say the other part's answer
+    if len({m[0] for m in a.mentions + b.mentions}) > 1:
+        return None  # distractors said of people of two other lives: the noise is one life
+    if bool(_said(a)) != bool(_said(b)):
+        return None  # a distractor could not be said in full, as the answer is
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
-    options += [x + join + y for x, y in zip(a.options[1:], b.options[1:], strict=True)]
+    wrong_a, wrong_b = _wrong(a, rng), _wrong(b, rng)
+    options += [x + join + y for x, y in zip(wrong_a, wrong_b, strict=True)]
     if len({normalise(o) for o in options}) != 4:
         return None
     return Draft(
@@ -89,7 +98,25 @@ def hybrid(
         transform="hybrid",
         params={"parts": [_part(a), _part(b)]},
         answer_value=[a.answer_value, b.answer_value],
+        mentions=a.mentions + b.mentions,
+        hearsay=a.hearsay + b.hearsay,
     )
+
+
+def _said(d: Draft) -> set[str]:
+    """The part's distractors that its trajectory states (said of other people, first
+    after the answer; or repeated as hearsay)."""
+    return {*d.options[1 : 1 + len(d.mentions)], *d.hearsay}
+
+
+def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:
+    """The part's distractors, shuffled, those its trajectory states first: zipped with
+    the other part's, said ones pair with said ones, so that a distractor, like the
+    answer, can have both of its parts said in the conversation. Which ones are said is
+    only known from the conversation, so the order tells a blind reader nothing."""
+    wrong = [d.options[1 + i] for i in rng.permutation(len(d.options) - 1)]
+    said = _said(d)
+    return [o for o in wrong if o in said] + [o for o in wrong if o not in said]
 
 
 def _names(question: str, answer: str) -> bool:

@@ -43,6 +43,13 @@ class Draft:
     transform: str = "identity"
     params: dict[str, Any] = field(default_factory=dict)
     answer_value: Any = None
+    mentions: tuple[tuple[str, str, str], ...] = ()
+    """Facts of another life (profile id, entity id, attribute) that the trajectory
+    states as noise: distractors said about other people, so that the answer is not
+    the only option the conversation mentions."""
+    hearsay: tuple[str, ...] = ()
+    """Distractors (sentences: opinions, descriptions) the user repeats as said by
+    someone else (the locale's ``hearsay``)."""
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,10 @@ Guarantees: the outcome is computed from the profile (categorical values compare
 their declared order, dates by the calendar); the four options are the first entity,
 the second, "the same" and "you never told me both", so every option can be right,
 and the target outcome is drawn uniformly before a pair that realises it is searched
-for; "first" and "second" are kept in proportion to how unlikely they are given who the
-question names (the pool's distribution), so the names do not tell which is higher.
+for, drawing pairs again until one is kept, so each outcome is the answer about a
+quarter of the time (the audit's ``outcome_shares`` measures it); "first" and "second"
+are kept in proportion to how unlikely they are given who the question names (the
+pool's distribution), so the names do not tell which is higher.
 For "never told", the second entity's fact is withheld: it appears in no message.
 """
 
@@ -21,6 +23,8 @@ from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
 OUTCOMES = ("first", "second", "same", "unknown")
+DRAWS = 64
+"""Draws of a (pair, attribute) for the wanted outcome before giving it up."""
 
 
 def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
@@ -84,8 +88,14 @@ def comparative(
     ]
     if not candidates:
         return None
-    a, b, attr = candidates[int(rng.integers(len(candidates)))]
-    if wanted in ("first", "second") and not _balanced(ctx, a, b, attr, wanted, rng):
+    # draw again (with replacement) until the balancing keeps one: returning None here
+    # would let the caller draw another outcome, and the outcomes that balancing rejects
+    # most ("first", "second") would end up rarer than "same" and "never told"
+    for _ in range(DRAWS):
+        a, b, attr = candidates[int(rng.integers(len(candidates)))]
+        if wanted not in ("first", "second") or _balanced(ctx, a, b, attr, wanted, rng):
+            break
+    else:
         return None
     words = ctx.loc.questions.comparative_options
     kind = ctx.attribute(a, attr).type

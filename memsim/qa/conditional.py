@@ -6,7 +6,8 @@ normalisation), so exactly one entity matches; the answer is that entity's value
 the asked attribute, flattened and with distractors as for simple questions given what
 the condition reveals (a doctor's education is not "high school"); two evidence facts
 (the condition and the asked attribute); both attributes of the other entities are
-stated as hard negatives.
+stated as hard negatives; distractors are said about people of another life as for
+simple questions, never people who share the condition's value.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def conditional(
     given = ctx.revealed(entity, [cond], target)  # named by the condition alone
     if given is None or not ctx.accept(entity, target, rng, given):
         return None
-    options = ctx.value_options(entity, target, rng, given)
+    said, mentions = ctx.said_of_others(profile, entity, target, rng, given, avoid=cond)
+    options = ctx.value_options(entity, target, rng, given, said)
     if options is None:
         return None
+    mentions = mentions or ctx.said_numbers(profile, entity, target, options, avoid=cond)
     question = ctx.wording("conditional", scenario, rng).format(
         label=ctx.label(entity, target),
         group=ctx.group_label(group, plural=False),
@@ -64,4 +67,6 @@ def conditional(
             "condition_value": value,
         },
         answer_value=entity.facts[target].value,
+        mentions=mentions,
+        hearsay=ctx.hearsay(entity, target, options, said),
     )

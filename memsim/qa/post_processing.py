@@ -8,7 +8,12 @@ between two dated facts), ``season`` (of a month-day, by the locale's season tab
 by the transform from the profile's values; numeric answers are flattened to uniform
 over their likely values given who the question names (:func:`flat_options`) and take a
 uniform rank among their options; season and weekday distractors are other seasons and
-weekdays.
+weekdays; each transform is drawn again until it gives a question, so transforms come
+out in about equal shares (numeric ones at least half); a weekday or e-mail domain
+question states the other events' dates or people's addresses too (hard negatives), one
+of whose weekdays or domains is a distractor, and its evidence date is said absolutely
+(the trajectory starts weeks before it), so the answer is not the only option written in
+the conversation.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, 
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
 
+DRAWS = 32
+"""Draws of the chosen transform before giving it up (transforms come out in about
+equal shares, so numeric ones are at least half of a scenario's)."""
 Transform = Callable[[QAContext, list[Entity], np.random.Generator], Draft | None]
 TRANSFORMS: dict[str, tuple[str, Transform]] = {}
 """name -> (scenario, builder)"""
@@ -57,8 +65,10 @@ def _draft(
     evidence: tuple[FactRef, ...],
     params: dict[str, object],
     value: object,
+    negatives: tuple[FactRef, ...] = (),
 ) -> Draft:
     return Draft(
+        negatives=negatives,
         kind="post_processing",
         scenario="",
         question=question,
@@ -169,11 +179,19 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         return None
     entity, attr = pairs[int(rng.integers(len(pairs)))]
     answer = str(entity.facts[attr].value).split("@", 1)[1]
+    # the other people's addresses are stated too, and their domains come first among
+    # the distractors: the answer is not the only domain the conversation holds
+    rivals = [e for e in group if e.id != entity.id and "@" in str(e.facts.get(attr, ""))]
+    said = (
+        pick_distinct([str(e.facts[attr].value).split("@", 1)[1] for e in rivals], [answer], 1, rng)
+        or []
+    )
     sample = ctx.pool.sample_distinct(entity.kind, attr, 40, rng)
     domains = [str(v).split("@", 1)[1] for v in sample if "@" in str(v)]
-    picked = pick_distinct(domains, [answer], 3, rng)
+    picked = pick_distinct(domains, [answer, *said], 3 - len(said), rng)
     if picked is None:
         return None
+    picked = [*said, *picked]
     question = ctx.choose(ctx.loc.questions.post_processing["email_domain"], rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
@@ -186,6 +204,7 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         (ctx.ref(entity, attr),),
         {"entity": entity.id, "attribute": attr},
         answer,
+        negatives=tuple(ctx.ref(e, attr) for e in rivals),
     )
 
 
@@ -232,8 +251,13 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     entity, attr = dated[int(rng.integers(len(dated)))]
     weekdays = ctx.loc.calendar.weekdays
     answer = weekdays[_day(entity, attr).weekday()]
-    rest = [w for w in weekdays if w != answer]
-    options = [answer, *(rest[i] for i in rng.choice(len(rest), size=3, replace=False))]
+    # the other events' dates are stated too, and one of their weekdays comes first
+    # among the distractors (the conversation may name it: "next Tuesday")
+    rivals = [(e, a) for e, a in dated if e.id != entity.id]
+    said = pick_distinct([weekdays[_day(e, a).weekday()] for e, a in rivals], [answer], 1, rng)
+    rest = [w for w in weekdays if w != answer and w not in (said or [])]
+    chosen = [*(said or []), *(rest[i] for i in rng.permutation(len(rest)))][:3]
+    options = [answer, *chosen]
     question = ctx.choose(ctx.loc.questions.post_processing["weekday"], rng).format(
         who=ctx.who(entity)
     )
@@ -246,6 +270,7 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
         (ctx.ref(entity, attr),),
         {"entity": entity.id, "attribute": attr},
         answer,
+        negatives=tuple(ctx.ref(e, a) for e, a in rivals),
     )
 
 
@@ -255,7 +280,11 @@ def post_processing(
 ) -> Draft | None:
     names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
     name = names[int(rng.integers(len(names)))]
-    draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)
-    if draft is None:
-        return None
-    return Draft(**{**draft.__dict__, "scenario": scenario})
+    # draw again with the same transform: returning None would let the caller draw
+    # another one, and the numeric transforms, whose flattening rejects most draws,
+    # would become rare
+    for _ in range(DRAWS):
+        draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)
+        if draft is not None:
+            return Draft(**{**draft.__dict__, "scenario": scenario})
+    return None

@@ -5,7 +5,10 @@ are other values of the same attribute (from other profiles) that the question l
 possible (a mother's name is a woman's name), distinct from the answer and from each
 other after normalisation; answers are flattened to uniform over those values, so the
 prior given what the question reveals is at chance; the same attribute of the other
-entities of the scenario is stated in the trajectory as hard negatives.
+entities of the scenario is stated in the trajectory as hard negatives; up to three
+distractors are values of people of one other sampled life, kept by the same flattening
+as answers and stated in the trajectory (as noise), so the answer is not the only option
+the conversation mentions.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ def simple(
     given = ctx.revealed(entity, ctx.naming(entity), attr)
     if given is None or not ctx.accept(entity, attr, rng, given):
         return None
-    options = ctx.value_options(entity, attr, rng, given)
+    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
+    options = ctx.value_options(entity, attr, rng, given, said)
     if options is None:
         return None
+    mentions = mentions or ctx.said_numbers(profile, entity, attr, options)
     question = ctx.wording("simple", scenario, rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
@@ -48,4 +53,6 @@ def simple(
         transform="identity",
         params={"entity": entity.id, "attribute": attr},
         answer_value=entity.facts[attr].value,
+        mentions=mentions,
+        hearsay=ctx.hearsay(entity, attr, options, said),
     )

@@ -7,31 +7,47 @@ Guarantees:
   whether it is evidence;
 - timestamps strictly increase, in waking hours (07:00-22:59), and the question
   comes after the last message;
+- every message is sent before the earliest event whose time any message states (event
+  times are phrased as plans, in the future tense): the audit's ``tense_event_times``;
 - each message is verbalised at its own time, so relative times ("next Friday") are
   resolved against the message that says them and time-varying facts say the value
   that holds then;
 - a message's place is where the user is at that time (at an event of theirs in its
   first two hours, at work in weekday office hours, else at home), in the city the user
   works in at that time (or the event's city);
-- noise messages (noisy questions) carry fact ids qualified by the profile they come
-  from (``p000123:relative[0].age``), so they are never taken for this profile's facts.
+- noise messages (distractors said about other people, and more for noisy questions)
+  come from one other life, about people this profile has no one named like, and carry
+  fact ids qualified by the profile they come from (``p000123:relative[0].age``), so
+  they are never taken for this profile's facts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
-from memsim.qa import Draft, Message, QAContext
+from memsim.qa import QA_KINDS, Draft, Message, QAContext
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
 MESSAGES_PER_TRAJECTORY = (7, 11)
 """Total messages (before noise) for a one-part question; hybrids get 1.8x."""
+CHIT_CHAT = 0.15
+"""Chance of one chit-chat message (never evidence, so its wording would mark what is
+not: kept rare)."""
+RATE_DRAFTS = 24
+"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates."""
+RATE_FLOOR = 0.01
+"""Facts of an attribute never asked are still filler, this often relative to the most
+asked one."""
+GAPS = (20 * 60, 6 * 60, 2 * 60, 45, 20)
+"""Longest gap between messages (minutes), tried in turn until the messages end before
+the earliest event they state."""
 PAIR_PROBABILITY = 0.25
 """Chance that a filler message states two facts of the same entity."""
 
@@ -57,7 +73,7 @@ def build_trajectory(
     units = _units(ctx, profile, draft, rng)
     order = rng.permutation(len(units))
     units = [units[i] for i in order]
-    times = _clock(ctx, profile, draft, len(units) + 1, rng)
+    times = _clock(ctx, profile, draft, units, rng)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
         text = unit.text if unit.text is not None else ctx.verbalizer.message(unit.facts, when, rng)
@@ -94,20 +110,78 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     if draft.scenario == "hybrid":
         low, high = int(low * 1.8), int(high * 1.8)
     total = int(rng.integers(low, high + 1))
-    chit_chat = int(rng.integers(1, 3))
+    chit_chat = int(rng.random() < CHIT_CHAT)
     n_filler = max(1, total - len(units) - chit_chat)
-    spare = [(e, f) for e in profile.entities for f in e.facts.values() if f.id not in used]
-    for i in rng.permutation(len(spare))[:n_filler]:
-        entity, fact = spare[i]
-        units.append(_Unit("filler", ((entity, fact),)))
+    spare = [
+        (e, f)
+        for e in profile.entities
+        for f in e.facts.values()
+        if f.id not in used and not _too_early(ctx, f)
+    ]
+    rates = evidence_rates(ctx)
+    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+    n_filler = min(n_filler, len(spare))
+    if n_filler:
+        picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
+        for i in picked:
+            entity, fact = spare[int(i)]
+            units.append(_Unit("filler", ((entity, fact),)))
     units = _pair_some(units, rng)
     lines = ctx.loc.chit_chat
     units += [
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
+    units += [
+        _Unit("chit_chat", text=ctx.choose(ctx.loc.hearsay, rng).format(value=value))
+        for value in draft.hearsay
+        if ctx.loc.hearsay
+    ]
     units += _noise(ctx, profile, draft, rng)
     return units
+
+
+def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
+    """How often a fact of each (entity kind, attribute) is evidence, estimated once per
+    context by drafting ``RATE_DRAFTS`` questions of every kind and scenario about the
+    noise profiles (a fixed stream, so every worker gets the same table), with a floor
+    of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
+    what a message is about (an age, a name, a relation) says nothing about whether it
+    is evidence: every kind of fact is evidence in proportion to how often it is said."""
+    key = "evidence-rates"
+    if key in ctx.pool.memo:
+        return ctx.pool.memo[key]  # type: ignore[no-any-return]
+    rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
+    asked: Counter[tuple[str, str]] = Counter()
+    said: Counter[tuple[str, str]] = Counter()
+    lives = ctx.noise_profiles[:RATE_DRAFTS]
+    for name in QA_KINDS.names():
+        kind = QA_KINDS.get(name)
+        for scenario in kind.all_scenarios:
+            for life in lives:
+                draft = next(
+                    (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
+                )
+                if draft is None:
+                    continue
+                for f in draft.evidence:
+                    asked[(life.entity(f.entity).kind, f.attribute)] += 1
+                for e in life.entities:
+                    for attr in e.facts:
+                        said[(e.kind, attr)] += 1
+    rates = {k: asked[k] / n for k, n in said.items() if n}
+    top = max(rates.values(), default=1.0) or 1.0
+    table = {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
+    ctx.pool.memo[key] = table
+    return table
+
+
+def _too_early(ctx: QAContext, fact: Fact) -> bool:
+    """An event on the timeline's first day: no trajectory can be sent before it, so it
+    is never filler (a plan stated after it began would be in the wrong tense)."""
+    if fact.type != "datetime":
+        return False
+    return dt.date.fromisoformat(str(fact.value)[:10]) <= ctx.schema.timeline.start
 
 
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
@@ -129,33 +203,59 @@ def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
 
 
 def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator) -> list[_Unit]:
-    """Facts of other profiles about entities this profile does not have, rendered the
-    same way as real facts (noisy questions only)."""
+    """Facts of one other life (a sampled profile) about people this profile does not
+    have, rendered the same way as real facts: the distractors the draft says about them
+    (``mentions``) and, for noisy questions, more of that life's facts. One life, so the
+    noise never holds two different people named alike ("my peer")."""
     wanted = int(draft.params.get("noise", 0))
-    if not wanted or not ctx.noise_profiles:
+    lives = {p.id: p for p in ctx.other_lives(profile)}
+    if not lives:
         return []
-    taken = {ctx.who(e).casefold() for e in profile.entities}
+    chosen = [m for m in draft.mentions if m[0] in lives]
+    life = lives[chosen[0][0]] if chosen else next(iter(lives.values()))
+    out = [
+        _Unit("noise", ((life.entity(eid), life.entity(eid).facts[attr]),), source=life.id)
+        for _, eid, attr in dict.fromkeys(chosen)
+    ]
+    if not wanted:
+        return out
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
-    out: list[_Unit] = []
-    for _ in range(wanted * 20):
-        if len(out) == wanted:
-            break
-        other = ctx.noise_profiles[int(rng.integers(len(ctx.noise_profiles)))]
-        entities = [e for e in other.entities if e.scenario in scenarios]
-        entity = entities[int(rng.integers(len(entities)))]
-        if ctx.who(entity).casefold() in taken:
-            continue
-        facts = list(entity.facts.values())
-        out.append(
-            _Unit("noise", ((entity, facts[int(rng.integers(len(facts)))]),), source=other.id)
-        )
+    entities = [e for e in ctx.unnamed(profile, life) if e.scenario in scenarios]
+    said = {u.fact_ids()[0] for u in out}
+    spare = [
+        (e, f)
+        for e in entities
+        for f in e.facts.values()
+        if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
+    ]
+    if not spare:
+        return out
+    rates = evidence_rates(ctx)
+    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+    for i in rng.choice(
+        len(spare), size=min(wanted, len(spare)), replace=False, p=weights / weights.sum()
+    ):
+        entity, fact = spare[int(i)]
+        out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
 
 
 def _clock(
-    ctx: QAContext, profile: Profile, draft: Draft, n: int, rng: np.random.Generator
+    ctx: QAContext,
+    profile: Profile,
+    draft: Draft,
+    units: list[_Unit],
+    rng: np.random.Generator,
 ) -> list[dt.datetime]:
-    """n strictly increasing times in waking hours; the last is the question's."""
+    """Strictly increasing times in waking hours, one per unit and the question's last;
+    every message comes before the earliest event time any message states."""
+    n = len(units) + 1
+    plans = [
+        dt.datetime.fromisoformat(str(f.value))
+        for u in units
+        for _, f in u.facts
+        if f.type == "datetime"
+    ]
     timeline = ctx.schema.timeline
     last_start = max(timeline.start, timeline.end - dt.timedelta(days=21))
     start_day = timeline.start + dt.timedelta(
@@ -166,19 +266,44 @@ def _clock(
     # ("next Friday") does not mark a message as evidence
     facts = [profile.fact(f.id) for f in (*draft.evidence, *draft.negatives)]
     dated = [f for f in facts if f.type == "datetime"]
-    if dated and rng.random() < 0.6:
+    asked = [f for f in facts[: len(draft.evidence)] if f.type in ("datetime", "date")]
+    if asked and _asks_weekday(draft):
+        # weeks before the event, so that its date is said absolutely ("on May 10"),
+        # never as "this Friday": the weekday asked is not written in the evidence
+        event_day = min(dt.date.fromisoformat(str(f.value)[:10]) for f in asked)
+        start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(21, 35))))
+    elif dated and rng.random() < 0.6:
         anchor = dated[int(rng.integers(len(dated)))]
         event_day = dt.datetime.fromisoformat(str(anchor.value)).date()
         start_day = max(timeline.start, event_day - dt.timedelta(days=int(rng.integers(2, 10))))
+    # a message that says when an event is speaks of a plan (future tense): every
+    # message is sent before the earliest such event, starting days before it and, when
+    # the days are few, with shorter gaps
+    first = min(plans, default=None)
+    if first is not None:
+        room = int(rng.integers(1, 15))
+        start_day = max(timeline.start, min(start_day, first.date() - dt.timedelta(days=room)))
     now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
         minutes=int(rng.integers(0, 180))
     )
-    times = [now]
-    for _ in range(n - 1):
-        minutes = int(np.exp(rng.uniform(np.log(15), np.log(20 * 60))))
-        now = _waking(now + dt.timedelta(minutes=minutes), rng)
-        times.append(now)
+    for longest in GAPS:
+        times = [now]
+        for _ in range(n - 2):
+            times.append(_waking(times[-1] + _gap(longest, rng), rng))
+        if first is None or times[-1] < first:
+            break
+    times.append(_waking(times[-1] + _gap(GAPS[0], rng), rng))  # the question
     return times
+
+
+def _gap(longest: int, rng: np.random.Generator) -> dt.timedelta:
+    """Minutes between two messages: log-uniform from 15 to ``longest``."""
+    return dt.timedelta(minutes=int(np.exp(rng.uniform(np.log(15), np.log(longest)))))
+
+
+def _asks_weekday(draft: Draft) -> bool:
+    parts = draft.params.get("parts") if draft.transform == "hybrid" else [draft.__dict__]
+    return any(isinstance(p, dict) and p.get("transform") == "weekday" for p in parts or [])
 
 
 def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:

@@ -154,6 +154,10 @@ class LocaleData(_Strict):
     two_facts: list[str]
     """How two facts become one message: {first} and {second}."""
     chit_chat: list[str] = Field(min_length=20)
+    hearsay: list[str] = Field(default_factory=list)
+    """How the user repeats what someone else said, ``{value}`` quoted: a distractor said
+    by another person, so the answer is not the only option the conversation holds
+    (none: no such messages)."""
     questions: Questions
     plural: str = "{label}s"
     """A group's label in the plural ("relatives")."""

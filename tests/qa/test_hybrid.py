@@ -45,3 +45,21 @@ def test_otherwise_the_parts_are_joined() -> None:
     assert set(made.answer.split("; ")) == {"500 people", "Boston"}
     # a distractor may be named: it gives nothing away
     assert "Shanghai" in made.question
+
+
+def test_wrong_parts_are_paired_at_random() -> None:
+    """The options are a matching of first parts with second parts: each part once, the
+    answer one pair, and the wrong pairs not in a fixed order (a decoder of the options'
+    structure would otherwise find the answer as the pair the fixed order leaves out)."""
+    aunt = ("Where does my aunt work?", ("Boston", "Denver", "Austin", "Miami"))
+    kind = kind_of({"events": EVENT, "roles": aunt})
+    matchings = set()
+    for seed in range(40):
+        made = hybrid(kind, CTX, None, np.random.default_rng(seed))  # type: ignore[arg-type]
+        assert made is not None
+        pairs = [tuple(o.split("; ")) for o in made.options]
+        firsts, seconds = zip(*pairs, strict=True)
+        assert len(set(firsts)) == 4 and len(set(seconds)) == 4
+        assert pairs[0] in {("500 people", "Boston"), ("Boston", "500 people")}
+        matchings.add(frozenset(pairs))
+    assert len(matchings) > 6  # all 3! = 6 matchings of the wrong parts, in both orders

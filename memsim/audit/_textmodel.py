@@ -1,0 +1,146 @@
+"""A small bag-of-words model for the content shortcuts: hashed TF-IDF features of a
+text, L2-regularised logistic regression (scipy's L-BFGS on sparse rows), out-of-fold
+scores grouped by trajectory, AUC with its standard error, and the severity of an
+excess over chance with a confidence interval.
+
+Cheap by construction: features are hashed into ``BUCKETS`` columns (crc32, so the
+same text gives the same column in every process), rows are sparse, and a fit is a
+few dozen matrix-vector products.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import sparse
+
+from memsim.audit._context import AuditContext
+from memsim.audit._text import CJK, fold
+from memsim.audit._types import Severity
+
+BUCKETS = 2**10
+FOLDS = 5
+RIDGE = 1.0
+STEPS = 300
+POWER_STEPS = 20
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def tokens(text: str) -> list[str]:
+    """Words (Latin and digits) and character bigrams of CJK runs, case-folded."""
+    folded = fold(text)
+    out = [w for w in _WORD.findall(folded) if not CJK.match(w)]
+    for run in re.findall(f"(?:{CJK.pattern})+", folded):
+        out += [run[i : i + 2] for i in range(max(len(run) - 1, 1))]
+    return out
+
+
+def bucket(token: str) -> int:
+    return zlib.crc32(token.encode()) % BUCKETS
+
+
+def tfidf(docs: Sequence[Sequence[str]]) -> sparse.csr_matrix:
+    """Rows of sublinear term frequency x smoothed inverse document frequency over the
+    hashed tokens, each row scaled to unit length."""
+    indptr, cols, vals = [0], [], []
+    for doc in docs:
+        counts = Counter(bucket(t) for t in doc)
+        cols += list(counts)
+        vals += [1.0 + math.log(c) for c in counts.values()]
+        indptr.append(len(cols))
+    m = sparse.csr_matrix(
+        (np.array(vals), np.array(cols, dtype=np.int64), np.array(indptr)),
+        shape=(len(docs), BUCKETS),
+    )
+    df = np.bincount(m.indices, minlength=BUCKETS)
+    idf = np.log((1 + len(docs)) / (1 + df)) + 1
+    m = m @ sparse.diags(idf)
+    norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1)).ravel()) + 1e-12
+    return sparse.csr_matrix(sparse.diags(1 / norms) @ m)
+
+
+def fit(x: sparse.csr_matrix, y: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Weights (bias last) of an L2 logistic regression of y on x, by Nesterov's
+    accelerated gradient with the step 1 / (the loss's smoothness bound, from a few
+    power iterations). Only sparse matrix-vector products: no BLAS threads, which spin
+    on a small busy machine (scipy's L-BFGS-B was measured 20x slower here)."""
+    _n, d = x.shape
+
+    def forward(w: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.asarray(x @ w[:-1] + w[-1], dtype=np.float64)
+
+    def backward(r: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.append(x.T @ r, r.sum())
+
+    v = np.full(d + 1, 1 / math.sqrt(d + 1))
+    top = 1.0
+    for _ in range(POWER_STEPS):
+        u = backward(forward(v))
+        top = float(np.linalg.norm(u))
+        v = u / max(top, 1e-12)
+    step = 1 / (top / 4 + RIDGE)
+    w = np.zeros(d + 1)
+    ahead = w.copy()
+    for t in range(STEPS):
+        z = forward(ahead)
+        p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+        grad = backward(p - y)
+        grad[:-1] += RIDGE * ahead[:-1]
+        nxt = ahead - step * grad
+        ahead = nxt + (t / (t + 3)) * (nxt - w)
+        w = nxt
+    return w
+
+
+def out_of_fold(
+    x: sparse.csr_matrix, y: NDArray[np.float64], groups: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Scores of every row by a model fitted on the other folds (a group in one fold)."""
+    folds = groups % FOLDS
+    out = np.zeros(len(y))
+    for k in range(FOLDS):
+        test = folds == k
+        train = ~test
+        if test.any() and 0 < y[train].sum() < train.sum():
+            w = fit(x[train], y[train])
+            out[test] = x[test] @ w[:-1] + w[-1]
+    return out
+
+
+def auc(scores: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float, float]:
+    """The AUC (ties count half) and its Hanley-McNeil standard error."""
+    pos, neg = int(y.sum()), int(len(y) - y.sum())
+    if not pos or not neg:
+        return 0.5, 1.0
+    order = np.argsort(scores, kind="stable")
+    ranks = np.empty(len(scores))
+    sorted_scores = scores[order]
+    # average ranks over ties
+    _, first, counts = np.unique(sorted_scores, return_index=True, return_counts=True)
+    mean_rank = first + (counts + 1) / 2
+    ranks[order] = np.repeat(mean_rank, counts)
+    a = float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+    q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
+    var = (a * (1 - a) + (pos - 1) * (q1 - a * a) + (neg - 1) * (q2 - a * a)) / (pos * neg)
+    return a, math.sqrt(max(var, 1e-12))
+
+
+def level(ctx: AuditContext, excess: float, se: float, n: float, margin: float) -> Severity | None:
+    """An excess over chance beyond ``margin`` is an error on our own data when the
+    lower end of its confidence interval (``shortcut_z`` standard errors) is still above
+    chance and it is measured on ``shortcut_min_n`` items or more; a warning otherwise."""
+    if excess <= margin:
+        return None
+    z = excess / se if se > 0 else 999.0
+    if ctx.own and z >= ctx.options.shortcut_z and n >= ctx.options.shortcut_min_n:
+        return "error"
+    return "warning"
+
+
+__all__ = ["BUCKETS", "FOLDS", "auc", "bucket", "fit", "level", "out_of_fold", "tfidf", "tokens"]
