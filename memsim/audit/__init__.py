@@ -17,6 +17,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _correctness,
     _cues,
     _faithful,
+    _histories,
     _memdaily,
     _messages,
     _noise,

@@ -233,11 +233,9 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 )
 @click.option(
     "--types",
-    default=",".join(
-        ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
-    ),
-    show_default=True,
-    help="Comma-separated QA kinds (see `memsim ls qa_kind`).",
+    default="",
+    help="Comma-separated QA kinds (see `memsim ls qa_kind`); default: all nine, "
+    "MemDaily's six then knowledge_update, temporal, abstention.",
 )
 @click.option(
     "--workers",
@@ -263,11 +261,11 @@ def generate_cmd(
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
     from memsim.dataset import GenerateOptions, generate_dataset
-    from memsim.qa import QA_KINDS
+    from memsim.qa import KIND_ORDER, QA_KINDS
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
-    kinds = tuple(t.strip() for t in types.split(",") if t.strip())
+    kinds = tuple(t.strip() for t in types.split(",") if t.strip()) if types else KIND_ORDER
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")

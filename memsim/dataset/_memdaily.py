@@ -31,10 +31,22 @@ from memsim._io import atomic_write_bytes
 if TYPE_CHECKING:
     from memsim.verbalize._locale import LocaleData
 
-TYPES = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
-"""MemDaily's question types, in the order of the release (01..06)."""
-SCENARIOS = ("roles", "events", "items", "places", "hybrid")
-"""MemDaily's scenarios, in the order of the merged file."""
+TYPES = (
+    "simple",
+    "conditional",
+    "comparative",
+    "aggregative",
+    "post_processing",
+    "noisy",
+    # extra types (not in MemDaily's release): memory that changes, time, abstention
+    "knowledge_update",
+    "temporal",
+    "abstention",
+)
+"""MemDaily's question types, in the order of the release (01..06), then memsim's
+extra types (07..09)."""
+SCENARIOS = ("roles", "events", "items", "places", "hybrid", "user")
+"""MemDaily's scenarios, in the order of the merged file, then memsim's "user"."""
 MERGED_NAME = "memdaily.json"
 
 FLAGS = ("error_question", "error_answer", "error_choices", "error_ground_truth")

@@ -25,6 +25,9 @@ class QAKind:
     base: str | None = None
     """A kind that wraps another kind's questions (noisy wraps simple) names it here;
     ``draft`` then receives that kind's draft in place of the profile."""
+    hybrid: bool = True
+    """Whether the kind also asks hybrid questions (those over value histories do not:
+    each part would fix its own time to be asked at)."""
 
     def make(
         self, ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
@@ -38,7 +41,7 @@ class QAKind:
 
     @property
     def all_scenarios(self) -> tuple[str, ...]:
-        return (*self.scenarios, "hybrid")
+        return (*self.scenarios, "hybrid") if self.hybrid else self.scenarios
 
     def wrap(self, ctx: QAContext, inner: Draft, rng: np.random.Generator) -> Draft | None:
         return self.draft(ctx, inner, inner.scenario, rng)  # type: ignore[arg-type]
@@ -48,10 +51,10 @@ QA_KINDS: Registry[QAKind] = registry("qa_kind")
 
 
 def qa_kind(
-    name: str, scenarios: tuple[str, ...], base: str | None = None
+    name: str, scenarios: tuple[str, ...], base: str | None = None, hybrid: bool = True
 ) -> Callable[[DraftFn], DraftFn]:
     def register(fn: DraftFn) -> DraftFn:
-        QA_KINDS.register(name)(QAKind(name, scenarios, fn, base))
+        QA_KINDS.register(name)(QAKind(name, scenarios, fn, base, hybrid))
         return fn
 
     return register

@@ -249,10 +249,15 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     )
 
 
-@qa_kind("post_processing", ("roles", "events"))
+@qa_kind("post_processing", ("roles", "events", "user"))
 def post_processing(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
+    if scenario == "user":  # the user's age against a relative's or a colleague's
+        draft = TRANSFORMS["age_difference"][1](ctx, ctx.with_user(profile), rng)
+        if draft is None or draft.params["entities"][-1] != "user":
+            return None
+        return Draft(**{**draft.__dict__, "scenario": scenario})
     names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
     name = names[int(rng.integers(len(names)))]
     draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)
