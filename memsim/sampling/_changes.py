@@ -135,12 +135,16 @@ class ChangeSampler:
         assert change is not None
         if attr.type == "integer":
             assert change.step is not None
-            steps = [s for s in range(change.step[0], change.step[1] + 1) if s != 0]
-            value = int(current) + steps[int(rng.integers(len(steps)))]  # type: ignore[call-overload]
-            low = attr.min if attr.min is not None else value
-            high = attr.max if attr.max is not None else value
-            value = min(max(value, low), high)
-            return None if value == current else value
+            now = int(str(current))
+            low = attr.min if attr.min is not None else -(10**18)
+            high = attr.max if attr.max is not None else 10**18
+            # the steps that stay inside [min, max]: a value at a bound still changes
+            steps = [
+                x for x in range(change.step[0], change.step[1] + 1) if x and low <= now + x <= high
+            ]
+            if not steps:
+                return None
+            return now + steps[int(rng.integers(len(steps)))]
         node = self.net[fact.id]
         probs = self._probs(profile, fact.id)
         values = list(node.values)

@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
 
 PER_TYPE = 60
-"""Trajectories per question type (6 types -> 360 trajectories)."""
+"""Trajectories per question type (9 types -> 540 trajectories)."""
 AGGREGATIVE_PER_TYPE = 500
 """A larger aggregative-only dataset, for the statistics of numeric options."""
-N_PROFILES = max(6 * PER_TYPE, AGGREGATIVE_PER_TYPE)
+N_PROFILES = max(9 * PER_TYPE, AGGREGATIVE_PER_TYPE)
 """One profile per trajectory."""
 PROFILE_SEED = 0
 SEED = 0
