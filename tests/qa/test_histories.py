@@ -172,7 +172,7 @@ def test_abstention(scenario: str, index: int, seed: int) -> None:
     else:
         assert draft.transform == "false_premise"
         naming = dict(draft.params["naming"])  # type: ignore[call-overload]
-        (attr, value), = naming.items()
+        ((attr, value),) = naming.items()
         kind = str(draft.params["kind"])
         assert all(e.facts[attr].value != value for e in profile.of_kind(kind))
 

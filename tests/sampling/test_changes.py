@@ -4,6 +4,7 @@ random change settings and seeds."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,13 +92,15 @@ def test_histories_keep_their_guarantees(
                 assert steps, fact
                 days = [dt.datetime.fromisoformat(str(s.since)) for s in steps]
                 assert days == sorted(days)
-                assert all((b.date() - a.date()).days >= MIN_GAP_DAYS for a, b in zip(days, days[1:]))
+                assert all(
+                    (b.date() - a.date()).days >= MIN_GAP_DAYS for a, b in itertools.pairwise(days)
+                )
                 assert all(dt.date(2024, 3, 1) < d.date() <= dt.date(2024, 8, 31) for d in days)
                 values = [s.value for s in fact.history]
-                assert all(a != b for a, b in zip(values, values[1:])), values
+                assert all(a != b for a, b in itertools.pairwise(values)), values
                 if fact.attribute == "weight":
                     assert all(50 <= int(v) <= 60 for v in values)
-                    assert all(0 < abs(int(b) - int(a)) <= 4 for a, b in zip(values, values[1:]))
+                    assert all(0 < abs(int(b) - int(a)) <= 4 for a, b in itertools.pairwise(values))
                 if fact.attribute == "job":
                     assert "d" not in values  # a value its distribution never gives
                 for k, step in enumerate(steps, start=1):
