@@ -80,9 +80,7 @@ def _timed_units(
         entity = profile.entity(entity_id)
         return entity, entity.facts[attr]
 
-    statements = [
-        s for s in draft.statements if dt.datetime.fromisoformat(s.end) > begin
-    ]
+    statements = [s for s in draft.statements if dt.datetime.fromisoformat(s.end) > begin]
     out = [
         _Timed(
             _Unit(s.role, (lookup(s.fact.id),)),
