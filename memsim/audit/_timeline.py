@@ -68,7 +68,16 @@ def values_in_force(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> li
             entity, fact = own
             stats.counts["statements of changing facts"] += 1
             now = value_at(fact, when)
+            # the other facts the message says may contain a value ("San Francisco
+            # County Sheriff's Office" holds a city): that is not this fact said
+            beside = [
+                fold(str(value_at(o[1], when)))
+                for o in (_own(profile, str(f)) for f in m.get("facts", ()) if f != fid)
+                if o is not None
+            ]
             for other in _values(fact):
+                if any(fold(str(other)) in b for b in beside):
+                    continue
                 if other != now and fact_stated(
                     text, StatedFact(entity, fact, other, when), ctx.locale
                 ):

@@ -92,9 +92,10 @@ def negatives(
     p_change: float,
     rng: np.random.Generator,
 ) -> tuple[tuple[FactRef, ...], tuple[Statement, ...]]:
-    """The hard negatives (the attribute of the other entities): those that change have
-    their histories told as the evidence's is (each change explicitly with chance
-    ``p_change``), so the way a message is told does not mark the evidence."""
+    """The hard negatives: the attribute of the other entities that changes too, its
+    history told as the evidence's is (each change explicitly with chance
+    ``p_change``), so the way a message is told does not mark the evidence (a value
+    that never changes is told plainly, and may come up as filler)."""
     plain: list[FactRef] = []
     timed: list[Statement] = []
     for other in group:
@@ -102,7 +103,6 @@ def negatives(
             continue
         fact = other.facts[attr]
         if len(fact.history) < 2:
-            plain.append(ctx.ref(other, attr))
             continue
         told = ["change" if rng.random() < p_change else "plain" for _ in fact.history]
         timed += statements(ctx.ref(other, attr), fact, span, told, "negative")

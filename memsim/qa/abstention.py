@@ -113,10 +113,14 @@ def _made_from(ctx: QAContext, entity: Entity, attr: str, source: str) -> bool:
 
 
 def _said_elsewhere(ctx: QAContext, entity: Entity, attr: str, other: str) -> bool:
-    """Whether the told fact's value says the withheld one (a hometown equal to it)."""
+    """Whether the told fact's value says the withheld one, or another fact of the
+    entity takes its value at some time (a hometown equal to a work city)."""
     asked = normalise(ctx.display(entity, attr))
     return asked in normalise(ctx.display(entity, other)) or any(
-        normalise(ctx.display(entity, a)) == asked for a in entity.facts if a != attr
+        normalise(ctx.display(entity, a, step.value)) == asked
+        for a, fact in entity.facts.items()
+        if a != attr
+        for step in (fact.history or (fact,))
     )
 
 
