@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memsim.profile import Entity, Fact
-from memsim.qa._choices import normalise, numeric_options, pick_distinct
+from memsim.qa._choices import normalise, pick_distinct
 from memsim.qa._context import QAContext
 from memsim.qa._types import FactRef, Statement
 from memsim.verbalize import render_date
@@ -121,6 +121,8 @@ def value_options(
     history first (the superseded ones), then values of the attribute from the pool
     (integers: numbers near the answer), all distinct after normalisation."""
     fact = entity.facts[attr]
+    if ctx.attribute(entity, attr).type == "integer":
+        return _number_options(ctx, entity, attr, int(str(answer)), rng)
     shown = ctx.display(entity, attr, answer)
     past = [ctx.display(entity, attr, s.value) for s in fact.history if s.value != answer]
     past = list(dict.fromkeys(past))
@@ -128,19 +130,51 @@ def value_options(
     need = keep - len(picked)
     if need:
         taken = [shown, *picked]
-        if ctx.attribute(entity, attr).type == "integer":
-            a = ctx.attribute(entity, attr)
-            numbers = numeric_options(int(str(answer)), rng, a.min, a.max, spread=8) or []
-            extra = [ctx.display(entity, attr, v) for v in numbers[1:]]
-        else:
-            sample = ctx.pool.sample_support(entity.kind, attr, 12, rng)
-            extra = [ctx.display(entity, attr, v) for v in sample]
+        sample = ctx.pool.sample_support(entity.kind, attr, 12, rng)
+        extra = [ctx.display(entity, attr, v) for v in sample]
         more = pick_distinct(extra, taken, need, rng)
         if more is None:
             return None
         picked += more
     options = [shown, *picked]
     return options if len({normalise(o) for o in options}) == len(options) else None
+
+
+def _number_options(
+    ctx: QAContext, entity: Entity, attr: str, answer: int, rng: np.random.Generator
+) -> list[str] | None:
+    """The answer and three other numbers, the answer's rank among the four drawn
+    uniformly first (as :func:`numeric_options` does), the fact's other values in its
+    history taking the places on their side first, the rest filled with numbers near
+    the answer inside the attribute's bounds; None when the rank cannot be realised
+    with at least one superseded value (the caller draws again)."""
+    a = ctx.attribute(entity, attr)
+    low = a.min if a.min is not None else answer - 10**6
+    high = a.max if a.max is not None else answer + 10**6
+    past = sorted({int(str(s.value)) for s in entity.facts[attr].history} - {answer})
+    rank = int(rng.integers(4))  # how many options fall below the answer
+    sides = []
+    for side, need in (
+        ([p for p in past if p < answer], rank),
+        ([p for p in past if p > answer], 3 - rank),
+    ):
+        keep = [side[i] for i in sorted(rng.permutation(len(side))[:need])] if need else []
+        sides.append(keep)
+    if past and not any(sides):
+        return None
+    options = [answer, *sides[0], *sides[1]]
+    for sign, need in ((-1, rank - len(sides[0])), (1, 3 - rank - len(sides[1]))):
+        free = [
+            answer + sign * k
+            for k in range(1, 9 * max(need, 1))
+            if low <= answer + sign * k <= high and answer + sign * k not in options
+        ]
+        if len(free) < need:
+            return None
+        options += (
+            [free[i] for i in rng.choice(len(free), size=need, replace=False)] if need else []
+        )
+    return [ctx.display(entity, attr, v) for v in options]
 
 
 def whose(ctx: QAContext, entity: Entity) -> str:
