@@ -76,8 +76,8 @@ def values_in_force(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> li
                 if o is not None
             ]
             for other in _values(fact):
-                if any(fold(str(other)) in b for b in beside):
-                    continue
+                if any(fold(str(other)) in b for b in (*beside, fold(str(now)))):
+                    continue  # inside another value said, or the one in force ("听音乐会")
                 if other != now and fact_stated(
                     text, StatedFact(entity, fact, other, when), ctx.locale
                 ):
@@ -188,6 +188,8 @@ def _event_day(item: AuditItem, fact_id: str, loc: LocaleData) -> dt.date | None
 
 def _stated_value(text: str, entity: Entity, fact: Fact, when: dt.datetime, loc: LocaleData) -> Any:
     said = [v for v in _values(fact) if fact_stated(text, StatedFact(entity, fact, v, when), loc)]
+    # "听音乐" is inside "听音乐会": the longer value said is the one meant
+    said = [v for v in said if not any(str(v) in str(w) and v != w for w in said)]
     if len(said) != 1:
         raise ValueError(f"a message about {fact.id} says {len(said)} of its values")
     return said[0]

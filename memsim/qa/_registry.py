@@ -75,6 +75,8 @@ def hybrid(
         return None
     if _names(b.question, a.answer) or _names(a.question, b.answer):
         return None  # one part's question would say the other part's answer
+    if _overlap(a, b) or _overlap(b, a):
+        return None  # one part withholds a fact the other part needs told
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
     options += [x + join + y for x, y in zip(a.options[1:], b.options[1:], strict=True)]
@@ -100,6 +102,12 @@ def _names(question: str, answer: str) -> bool:
     number: "3" in "the last 3 digits" is no give-away)."""
     key = normalise(answer)
     return len(key) >= 2 and not key.isdigit() and key in normalise(question)
+
+
+def _overlap(a: Draft, b: Draft) -> bool:
+    """Whether ``a`` withholds a fact that ``b`` tells (the user's scenario shares the
+    people of the roles scenario)."""
+    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives)})
 
 
 def _part(d: Draft) -> dict[str, object]:
