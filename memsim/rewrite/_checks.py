@@ -78,6 +78,8 @@ def question_phrases(record: Mapping[str, Any], profile: Profile, ctx: QAContext
     params = provenance["params"]
     if provenance["transform"] != "identity" or not {"entity", "attribute"} <= set(params):
         return []
+    if record.get("type") == "abstention":
+        return []  # its answerable questions must read exactly as its unanswerable ones
     entity = profile.entity(params["entity"])
     phrases = [ctx.label(entity, params["attribute"])]
     if entity.kind != "user":  # the user is "I": the question says "my ..."

@@ -157,7 +157,7 @@ def test_core_works_without_either_sdk(tmp_path: Path) -> None:
     assert run(["schema", "validate", str(SCHEMA)], BLOCK_SDKS).returncode == 0
     profiles = tmp_path / "profiles"
     made = run(
-        ["profiles", "--schema", str(SCHEMA), "--n", "12", "--out", str(profiles), "--no-progress"],
+        ["profiles", "--schema", str(SCHEMA), "--n", "18", "--out", str(profiles), "--no-progress"],
         BLOCK_SDKS,
     )
     assert made.returncode == 0, made.stderr
