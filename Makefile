@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 LOCALE ?= en
 SCHEMA ?= schemas/daily_life.$(LOCALE).yaml
 SEED   ?= 0
-PROFILES ?= 3000
+PROFILES ?= 4500
 NAME   := $(basename $(notdir $(SCHEMA)))
 OUT    ?= data/$(NAME)
 

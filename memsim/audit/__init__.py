@@ -19,7 +19,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _cues,
     _evidence_text,
     _faithful,
-    _manifest,
+    _histories,
     _memdaily,
     _mentioned,
     _messages,
@@ -28,8 +28,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _prior,
     _shortcuts,
     _structure,
-    _tense,
-    _unfaithful,
+    _timeline,
 )
 from memsim.audit._context import AuditContext, AuditOptions, ProfileStore, load_context
 from memsim.audit._framework import CHECKS, Check, check_names, dataset_check, item_check, run_audit

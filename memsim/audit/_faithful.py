@@ -161,10 +161,16 @@ def withheld_unstated(
     out = []
     for fid in withheld:
         entity, fact = profile.entity(fid.rsplit(".", 1)[0]), profile.fact(fid)
+        # an entity named by no value (the user, "I") is spoken of by the messages that
+        # carry its facts; a "20" in "October 20" is not the user's age said
+        unnamed = not refer_fields(ctx.schema.entities[entity.kind].refer.get(ctx.locale.code, ""))
         for m in item.messages:
             carried = fid in m.get("facts", ())
+            carried_ids = [str(f) for f in m.get("facts", ())]
+            about = not unnamed or any(f.rsplit(".", 1)[0] == entity.id for f in carried_ids)
             said = (
                 not carried
+                and about
                 and states(str(m.get("message")), entity, fact, _when(m), ctx.schema, ctx.locale)
                 is None
             )

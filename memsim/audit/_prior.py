@@ -29,11 +29,15 @@ from memsim.audit._derive import DerivationError, entity_ids, reference_time, re
 from memsim.audit._framework import dataset_check
 from memsim.audit._sample import FAST, GROUP_TRANSFORMS, Sample
 from memsim.audit._shortcuts import Accuracy, credit, report_excess
-from memsim.audit._text import squash
+from memsim.audit._text import fold, squash
 from memsim.audit._transforms import derive
 from memsim.audit._types import AuditItem, CheckStats, Finding
 from memsim.graph import ExactPosterior
 from memsim.profile import Profile
+
+NEVER_TOLD_SHARE = 0.25
+"""The share of abstention questions whose answer is "never told", as the kind states it
+(one of four options): a memory-free reader that knows it gives that option this prior."""
 
 
 @dataset_check(
@@ -68,7 +72,9 @@ class OptionPrior:
         when = reference_time(prov)
         transform, params = str(prov.get("transform")), dict(prov.get("params") or {})
         try:
-            if transform == "hybrid":
+            if item.type == "abstention":
+                probs = self._abstention(profile, transform, params, when, choices, letters)
+            elif transform == "hybrid":
                 first, second = (
                     self._dist(profile, str(p["transform"]), p["params"], when)
                     for p in params["parts"]
@@ -83,6 +89,30 @@ class OptionPrior:
             return None
         self.acc.add(item.type, credit(probs, letters.index(str(truth))), 1 / len(letters))
         return []
+
+    def _abstention(
+        self,
+        profile: Profile,
+        transform: str,
+        params: dict[str, Any],
+        when: dt.datetime,
+        choices: dict[str, str],
+        letters: list[str],
+    ) -> list[float]:
+        """An abstention question's "never told" option has the prior the kind gives it
+        (NEVER_TOLD_SHARE); the values share the rest by the asked attribute's prior
+        (the entity a false premise names has none: they tie)."""
+        dist: dict[str, float] = {}
+        if transform in ("identity", "never_told"):
+            asked = {"entity": params["entity"], "attribute": params["attribute"]}
+            dist = self._dist(profile, "identity", asked, when)
+        marker = fold(self.d.loc.history.never_told_answer.split("{", 1)[0])
+        return [
+            NEVER_TOLD_SHARE
+            if fold(choices[k]).startswith(marker)
+            else (1 - NEVER_TOLD_SHARE) * dist.get(squash(choices[k]), 0.0)
+            for k in letters
+        ]
 
     def _dist(
         self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime

@@ -86,7 +86,9 @@ def identity(
         facts.add(cond.id)
         named += [lambda: d.label(entity, cond.attribute), lambda: shown]
     else:
-        named.append(lambda: d.who(entity))
+        # the user is asked about as "my ...", not by the pronoun the messages use
+        user = entity.scenario == "user"
+        named.append(lambda: d.loc.self_forms.whose if user else d.who(entity))
     others = tuple(
         d.display(entity, fact, step.value) for step in fact.history if step.value != value
     )

@@ -41,7 +41,9 @@ from memsim.verbalize._render import template_fields
 NOISE_START = 2 * 10**9
 NOISE_PROFILES = 60
 CHIT_CHAT_SHARE = 0.15
-SELF_CONTAINED_KINDS = frozenset({"simple", "post_processing", "noisy"})
+SELF_CONTAINED_KINDS = frozenset(
+    {"simple", "post_processing", "noisy", "knowledge_update", "abstention"}
+)
 """QA kinds whose answer depends only on the entities the question names."""
 ALL_SCENARIOS = frozenset({"roles", "events", "items", "places"})
 
@@ -110,6 +112,8 @@ class NoisePool:
             return frozenset({scenario})
         kinds = {f.split(":")[-1].split("[")[0].split(".")[0] for f in fact_ids}
         found = {self.kind_scenario[k] for k in kinds if k in self.kind_scenario}
+        if found == {"user"}:
+            return frozenset()  # the user's own facts, which noise never states
         return frozenset(found & ALL_SCENARIOS) or ALL_SCENARIOS
 
     def allowed(self, qa_type: str, scenarios: frozenset[str], texts: Iterable[str]) -> list[int]:

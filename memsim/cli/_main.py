@@ -221,11 +221,9 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
 )
 @click.option(
     "--types",
-    default=",".join(
-        ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
-    ),
-    show_default=True,
-    help="Comma-separated QA kinds (see `memsim ls qa_kind`).",
+    default="",
+    help="Comma-separated QA kinds (see `memsim ls qa_kind`); default: all nine, "
+    "MemDaily's six then knowledge_update, temporal, abstention.",
 )
 @click.option(
     "--workers",
@@ -260,13 +258,13 @@ def generate_cmd(
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
     manifest."""
     from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
-    from memsim.qa import QA_KINDS
+    from memsim.qa import KIND_ORDER, QA_KINDS
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
     with user_errors():
         check_writable(out, DATASET_KIND)
-    kinds = tuple(t.strip() for t in types.split(",") if t.strip())
+    kinds = tuple(t.strip() for t in types.split(",") if t.strip()) if types else KIND_ORDER
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")

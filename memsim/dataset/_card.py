@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from memsim._io import atomic_write_text
-from memsim.formats.memdaily import TYPES
+from memsim.formats.memdaily import KNOWN_TYPES
 from memsim.records import Record
 
 TOKENIZER_MODELS = {"o200k_base": "GPT-4o", "cl100k_base": "GPT-4 / GPT-3.5"}
@@ -133,7 +133,7 @@ def data_card(items: Iterable[Record], tokenizer_name: str = "o200k_base") -> Da
             n = count(turn.text)
             s[3] += n
             s[4] += n * n
-    order = [t for t in TYPES if t in stats] + [t for t in stats if t not in TYPES]
+    order = [t for t in KNOWN_TYPES if t in stats] + [t for t in stats if t not in KNOWN_TYPES]
     rows = tuple(_row(t, stats[t]) for t in order)
     total = _row("total", [sum(stats[t][k] for t in order) for k in range(5)])
     return DataCard(rows=rows, total=total, tokenizer=tokenizer_name)

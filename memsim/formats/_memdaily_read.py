@@ -30,14 +30,17 @@ from memsim.formats import FormatError
 
 TYPES = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
 """MemDaily's question types, in the order of the release (01..06)."""
-SCENARIOS = ("roles", "events", "items", "places", "hybrid")
-"""MemDaily's scenarios, in the order of the merged file."""
+EXTRA_TYPES = ("knowledge_update", "temporal", "abstention")
+"""memsim's types beyond MemDaily's (07..09): memory that changes, time, abstention."""
+KNOWN_TYPES = (*TYPES, *EXTRA_TYPES)
+SCENARIOS = ("roles", "events", "items", "places", "hybrid", "user")
+"""MemDaily's scenarios, in the order of the merged file, then memsim's "user"."""
 MERGED_NAME = MEMDAILY_FILE
 
 FLAGS = ("error_question", "error_answer", "error_choices", "error_ground_truth")
 """What :attr:`MemDailyItem.flags` may hold: the release's markers of a failed generation."""
 
-_PER_TYPE_RE = re.compile(r"^(\d+)_(" + "|".join(TYPES) + r")_([A-Za-z][A-Za-z0-9]*)\.json$")
+_PER_TYPE_RE = re.compile(r"^(\d+)_(" + "|".join(KNOWN_TYPES) + r")_([A-Za-z][A-Za-z0-9]*)\.json$")
 
 Form = Literal["auto", "merged", "per_type"]
 
@@ -126,7 +129,7 @@ def read_memdaily(path: str | Path, form: Form = "auto") -> list[MemDailyItem]:
         raise MemDailyFormatError(
             path,
             f"holds neither {MERGED_NAME} nor per-type files NN_<type>_<scenario>.json "
-            f"(type one of {', '.join(TYPES)})",
+            f"(type one of {', '.join(KNOWN_TYPES)})",
         )
     items: list[MemDailyItem] = []
     for file, typ, scenario in per_type:
@@ -163,7 +166,7 @@ def _per_type_files(folder: Path) -> list[tuple[Path, str, str]]:
     def order(key: tuple[str, str]) -> tuple[int, int, str]:
         typ, scenario = key
         rank = SCENARIOS.index(scenario) if scenario in SCENARIOS else len(SCENARIOS)
-        return TYPES.index(typ), rank, scenario
+        return KNOWN_TYPES.index(typ), rank, scenario
 
     return [(found[k], k[0], k[1]) for k in sorted(found, key=order)]
 
@@ -187,7 +190,7 @@ def _read_file(file: Path, form: Form) -> list[MemDailyItem]:
         raise MemDailyFormatError(
             file,
             "a per-type file must be named NN_<type>_<scenario>.json "
-            f"(type one of {', '.join(TYPES)})",
+            f"(type one of {', '.join(KNOWN_TYPES)})",
         )
     data = _load(file)
     if form == "merged" or (form == "auto" and isinstance(data, dict)):
@@ -209,8 +212,10 @@ def _read_merged(file: Path, data: Any) -> list[MemDailyItem]:
     items: list[MemDailyItem] = []
     for typ, scenarios in data.items():
         where = f"$.{typ}"
-        if typ not in TYPES:
-            check.fail(where, f"unknown question type {typ!r} (expected one of {', '.join(TYPES)})")
+        if typ not in KNOWN_TYPES:
+            check.fail(
+                where, f"unknown question type {typ!r} (expected one of {', '.join(KNOWN_TYPES)})"
+            )
         check.obj(scenarios, where, "an object {scenario: [trajectory, ...]}")
         for scenario, trajectories in scenarios.items():
             swhere = f"{where}.{scenario}"

@@ -28,6 +28,7 @@ from memsim._io import GRAPHS_FILE, MEMDAILY_FILE, atomic_write_bytes
 from memsim.formats import FORMATS, ExportInfo, Located
 from memsim.formats._memdaily_read import (
     FLAGS,
+    KNOWN_TYPES,
     SCENARIOS,
     TYPES,
     MemDailyFormatError,
@@ -236,6 +237,7 @@ FORMATS.register("memdaily")(MemDaily())
 
 __all__ = [
     "FLAGS",
+    "KNOWN_TYPES",
     "SCENARIOS",
     "TYPES",
     "MemDaily",

@@ -1,13 +1,33 @@
 """Stage 6: QA items. Each kind is one module whose docstring states its guarantees."""
 
-from memsim.qa import aggregative, comparative, conditional, noisy, post_processing, simple
+from memsim.qa import (
+    abstention,
+    aggregative,
+    comparative,
+    conditional,
+    knowledge_update,
+    noisy,
+    post_processing,
+    simple,
+    temporal,
+)
 from memsim.qa._choices import ValuePool, assign_letters, normalise, numeric_options, pick_distinct
 from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
 from memsim.qa._registry import QA_KINDS, QAKind
 from memsim.qa._setup import make_context
-from memsim.qa._types import LETTERS, Draft, FactRef, Message
+from memsim.qa._types import LETTERS, Draft, FactRef, Message, Statement
 
-KIND_ORDER = ("simple", "conditional", "comparative", "aggregative", "post_processing", "noisy")
+KIND_ORDER = (
+    "simple",
+    "conditional",
+    "comparative",
+    "aggregative",
+    "post_processing",
+    "noisy",
+    "knowledge_update",
+    "temporal",
+    "abstention",
+)
 
 __all__ = [
     "KIND_ORDER",
@@ -20,11 +40,14 @@ __all__ = [
     "Message",
     "QAContext",
     "QAKind",
+    "Statement",
     "ValuePool",
+    "abstention",
     "aggregative",
     "assign_letters",
     "comparative",
     "conditional",
+    "knowledge_update",
     "make_context",
     "noisy",
     "normalise",
@@ -32,4 +55,5 @@ __all__ = [
     "pick_distinct",
     "post_processing",
     "simple",
+    "temporal",
 ]

@@ -22,6 +22,8 @@ from memsim.schema import Attribute, Schema
 from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
 
 SCENARIOS = ("roles", "events", "items", "places")
+USER_TOO = (*SCENARIOS, "user")
+"""The scenarios of the kinds that also ask about the user's own facts."""
 ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
 LIVES = 8
 """Other lives a profile's questions may mention distractors from (the first that has
@@ -43,6 +45,11 @@ class QAContext:
     def group(self, profile: Profile, scenario: str) -> list[Entity]:
         return [e for e in profile.entities if e.scenario == scenario]
 
+    def with_user(self, profile: Profile) -> list[Entity]:
+        """The user and the people of their life: the group of a question that compares
+        or counts the user among others ("who is older, my father or me?")."""
+        return [e for e in profile.entities if e.scenario in ("user", "roles")]
+
     def attribute(self, entity: Entity, attr: str) -> Attribute:
         return self.schema.attributes_of(entity.kind)[attr]
 
@@ -53,9 +60,15 @@ class QAContext:
 
     def askable(self, entity: Entity) -> list[str]:
         """Attributes a question may ask about: not the ones the entity is named by
-        (asking "my mother"'s relation gives itself away) and not gender."""
+        (asking "my mother"'s relation gives itself away), not gender, and not one that
+        changes in the timeline (its questions are the knowledge-update and temporal
+        kinds', which read the history; the others assume one value)."""
         named_by = set(self.naming(entity))
-        return [a for a in entity.facts if a not in named_by and a != "gender"]
+        return [
+            a
+            for a, fact in entity.facts.items()
+            if a not in named_by and a != "gender" and not fact.history
+        ]
 
     def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         """What a question that names ``entity`` by ``attrs`` tells a reader about the
@@ -115,7 +128,10 @@ class QAContext:
         return self.attribute(entity, attr).label.get(self.loc.code, attr.replace("_", " "))
 
     def group_label(self, entities: Sequence[Entity], plural: bool) -> str:
-        kinds = list(dict.fromkeys(e.kind for e in entities))
+        """The label of a group's kinds; the user is left out (a question about "me and
+        my relatives" names the user apart)."""
+        kinds = list(dict.fromkeys(e.kind for e in entities if e.scenario != "user"))
+        kinds = kinds or [entities[0].kind]
         labels = [self.schema.entities[k].label.get(self.loc.code, k) for k in kinds]
         if plural:
             labels = [self.loc.plural.format(label=x) for x in labels]
@@ -342,4 +358,4 @@ def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:
     return [e for e in entities if e.id != entity.id]
 
 
-__all__ = ["ORDERED_TYPES", "SCENARIOS", "QAContext", "others"]
+__all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others"]

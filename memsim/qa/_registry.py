@@ -25,6 +25,9 @@ class QAKind:
     base: str | None = None
     """A kind that wraps another kind's questions (noisy wraps simple) names it here;
     ``draft`` then receives that kind's draft in place of the profile."""
+    hybrid: bool = True
+    """Whether the kind also asks hybrid questions (those over value histories do not:
+    each part would fix its own time to be asked at)."""
 
     def make(
         self, ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
@@ -38,7 +41,7 @@ class QAKind:
 
     @property
     def all_scenarios(self) -> tuple[str, ...]:
-        return (*self.scenarios, "hybrid")
+        return (*self.scenarios, "hybrid") if self.hybrid else self.scenarios
 
     def wrap(self, ctx: QAContext, inner: Draft, rng: np.random.Generator) -> Draft | None:
         return self.draft(ctx, inner, inner.scenario, rng)  # type: ignore[arg-type]
@@ -48,10 +51,10 @@ QA_KINDS: Registry[QAKind] = registry("qa_kind")
 
 
 def qa_kind(
-    name: str, scenarios: tuple[str, ...], base: str | None = None
+    name: str, scenarios: tuple[str, ...], base: str | None = None, hybrid: bool = True
 ) -> Callable[[DraftFn], DraftFn]:
     def register(fn: DraftFn) -> DraftFn:
-        QA_KINDS.register(name)(QAKind(name, scenarios, fn, base))
+        QA_KINDS.register(name)(QAKind(name, scenarios, fn, base, hybrid))
         return fn
 
     return register
@@ -80,6 +83,8 @@ def hybrid(
         return None  # distractors said of people of two other lives: the noise is one life
     if bool(_said(a)) != bool(_said(b)):
         return None  # a distractor could not be said in full, as the answer is
+    if _overlap(a, b) or _overlap(b, a):
+        return None  # one part withholds a fact the other part needs told
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
     wrong_a, wrong_b = _wrong(a, rng), _wrong(b, rng)
@@ -124,6 +129,12 @@ def _names(question: str, answer: str) -> bool:
     number: "3" in "the last 3 digits" is no give-away)."""
     key = normalise(answer)
     return len(key) >= 2 and not key.isdigit() and key in normalise(question)
+
+
+def _overlap(a: Draft, b: Draft) -> bool:
+    """Whether ``a`` withholds a fact that ``b`` tells (the user's scenario shares the
+    people of the roles scenario)."""
+    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives)})
 
 
 def _part(d: Draft) -> dict[str, object]:

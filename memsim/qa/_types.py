@@ -21,6 +21,24 @@ class FactRef:
 
 
 @dataclass(frozen=True)
+class Statement:
+    """A fact said once inside a time window (while the value it says holds).
+
+    ``told`` is ``plain`` (the value at the message's time, as any message says it) or
+    ``change`` (the change that brought that value is said explicitly, with its cause
+    and its day: "since my move on April 3, ...")."""
+
+    fact: FactRef
+    start: str
+    """ISO date-time (minutes) the message may be sent from, inclusive."""
+    end: str
+    """ISO date-time (minutes) it must be sent before."""
+    told: str = "plain"
+    role: str = "evidence"
+    """``evidence``, or ``negative`` for the history of a hard negative."""
+
+
+@dataclass(frozen=True)
 class Draft:
     """A question before it has a trajectory.
 
@@ -50,6 +68,11 @@ class Draft:
     hearsay: tuple[str, ...] = ()
     """Distractors (sentences: opinions, descriptions) the user repeats as said by
     someone else (the locale's ``hearsay``)."""
+    statements: tuple[Statement, ...] = ()
+    """Evidence said at chosen times (questions that read a value history)."""
+    span: tuple[str, str] | None = None
+    """(earliest message, the question's time), ISO minutes: a draft that reads
+    histories fixes when it is asked; the others are asked when their clock ends."""
 
 
 @dataclass(frozen=True)

@@ -147,11 +147,12 @@ def count_options(
     return numbers
 
 
-@qa_kind("aggregative", ("roles", "events"))
+@qa_kind("aggregative", ("roles", "events", "user"))
 def aggregative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
-    group = ctx.group(profile, scenario)
+    # about the user: "how many of us" (the user and the people of their life)
+    group = ctx.with_user(profile) if scenario == "user" else ctx.group(profile, scenario)
     if len(group) < 2:
         return None
     shared = [

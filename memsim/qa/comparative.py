@@ -69,11 +69,12 @@ def _balanced(
     return bool(rng.random() < min(share) / share[0 if wanted == "first" else 1])
 
 
-@qa_kind("comparative", ("roles", "events"))
+@qa_kind("comparative", ("roles", "events", "user"))
 def comparative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
-    group = ctx.group(profile, scenario)
+    # about the user: the user against one of the people of their life, named second
+    group = ctx.with_user(profile) if scenario == "user" else ctx.group(profile, scenario)
     if len(group) < 2:
         return None
     wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
@@ -84,7 +85,9 @@ def comparative(
         if attr in b.facts
         and ctx.ordered(a, attr)
         and ctx.comparable((a, b), attr)
+        and attr in ctx.askable(b)
         and (wanted == "unknown" or compare(ctx, a, b, attr) == wanted)
+        and (scenario != "user" or (b.scenario == "user" and a.scenario != "user"))
     ]
     if not candidates:
         return None

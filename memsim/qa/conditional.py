@@ -37,6 +37,8 @@ def conditional(
     rivals = others(group, entity)
     if any(cond in e.facts and normalise(ctx.display(e, cond)) == normalise(value) for e in rivals):
         return None
+    if any(cond in e.facts and e.facts[cond].history for e in rivals):
+        return None  # a rival's value changes: it may match the condition at another time
     given = ctx.revealed(entity, [cond], target)  # named by the condition alone
     if given is None or not ctx.accept(entity, target, rng, given):
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memsim.qa._context import SCENARIOS, QAContext
+from memsim.qa._context import USER_TOO, QAContext
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
@@ -19,7 +19,7 @@ NOISE_MESSAGES = (2, 5)
 """Noise messages per noisy trajectory: uniform in [2, 5]."""
 
 
-@qa_kind("noisy", SCENARIOS, base="simple")  # type: ignore[arg-type]  # wraps a Draft
+@qa_kind("noisy", USER_TOO, base="simple")  # type: ignore[arg-type]  # wraps a Draft
 def noisy(ctx: QAContext, base: Draft, scenario: str, rng: np.random.Generator) -> Draft | None:
     preface = ctx.choose(ctx.loc.questions.noisy_preface, rng)
     return Draft(

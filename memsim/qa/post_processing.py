@@ -274,10 +274,12 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     )
 
 
-@qa_kind("post_processing", ("roles", "events"))
+@qa_kind("post_processing", ("roles", "events", "user"))
 def post_processing(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
+    if scenario == "user":
+        return _about_user(ctx, profile, rng)
     names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
     name = names[int(rng.integers(len(names)))]
     # draw again with the same transform: returning None would let the caller draw
@@ -288,3 +290,33 @@ def post_processing(
         if draft is not None:
             return Draft(**{**draft.__dict__, "scenario": scenario})
     return None
+
+
+USER_TRANSFORMS = ("age_difference", "digit_sum", "season", "email_domain")
+
+
+def _about_user(ctx: QAContext, profile: Profile, rng: np.random.Generator) -> Draft | None:
+    """The user's own numbers and dates: their age against one of the people of their
+    life ("how many years apart in age are my father and I?"), or a transform of one of
+    their facts, asked with the locale's wording for the user ("... of my phone number")."""
+    name = USER_TRANSFORMS[int(rng.integers(len(USER_TRANSFORMS)))]
+    user = ctx.group(profile, "user")
+    people = [e for e in ctx.with_user(profile) if e.scenario != "user" and "age" in e.facts]
+    if not user:
+        return None
+    if name == "age_difference":
+        if not people or "age" not in user[0].facts:
+            return None
+        other = people[int(rng.integers(len(people)))]
+        draft = TRANSFORMS[name][1](ctx, [other, user[0]], rng)
+        if draft is None or draft.params["entities"] != [other.id, user[0].id]:
+            return None  # the user is named last ("my father and I")
+        return Draft(**{**draft.__dict__, "scenario": "user"})
+    wording = ctx.loc.questions.by_scenario.get("user", {}).get(f"post_processing.{name}")
+    draft = TRANSFORMS[name][1](ctx, user, rng)
+    if draft is None or not wording:
+        return None
+    question = ctx.choose(wording, rng).format(
+        k=draft.params.get("k", ""), label=ctx.label(user[0], str(draft.params["attribute"]))
+    )
+    return Draft(**{**draft.__dict__, "scenario": "user", "question": question})

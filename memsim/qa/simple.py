@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from memsim.profile import Profile
-from memsim.qa._context import SCENARIOS, QAContext, others
+from memsim.qa._context import USER_TOO, QAContext, others
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
 
-@qa_kind("simple", SCENARIOS)
+@qa_kind("simple", USER_TOO)
 def simple(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:

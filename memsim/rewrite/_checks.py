@@ -86,6 +86,8 @@ def question_phrases(record: Record, profile: Profile, ctx: QAContext) -> list[s
     params = provenance.params
     if provenance.transform != "identity" or not {"entity", "attribute"} <= set(params):
         return []
+    if record.type == "abstention":
+        return []  # its answerable questions must read exactly as its unanswerable ones
     entity = profile.entity(params["entity"])
     phrases = [ctx.label(entity, params["attribute"])]
     if entity.kind != "user":  # the user is "I": the question says "my ..."

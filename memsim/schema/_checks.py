@@ -415,21 +415,31 @@ class _AttributeChecker:
                 )
 
     def _check_changes(self) -> None:
-        if self.attr.changes is None:
+        change = self.attr.changes
+        if change is None:
             return
         timeline = self.schema.timeline
-        scenario = self.schema.entities[self.kind].scenario
-        if scenario != "user":
-            # questions are asked about one value of an entity of the other scenarios;
-            # knowledge-update questions, which would read the history, are not written yet
-            self.add(
-                (*self.path, "changes"),
-                f"only attributes of the user (scenario: user) may change over time, "
-                f"not of a {scenario} entity, whose questions assume one value",
-            )
-        elif timeline.end <= timeline.start:
-            self.add((*self.path, "changes"), "a change needs a timeline of at least two days")
-        elif self.attr.type != "categorical" or self.attr.distinct:
-            self.add((*self.path, "changes"), "only non-distinct categorical attributes may change")
-        elif len(self.schema.values_of(self.attr)) < 2:
-            self.add((*self.path, "changes"), "an attribute with one value cannot change")
+        where = (*self.path, "changes")
+        entity = self.schema.entities[self.kind]
+        parse = string.Formatter().parse
+        named_by = {f for text in entity.refer.values() for _, f, _, _ in parse(text) if f}
+        if timeline.end <= timeline.start:
+            self.add(where, "a change needs a timeline of at least two days")
+        elif self.name in named_by:
+            self.add(where, "an attribute the entity is named by cannot change")
+        elif self.attr.distinct or self.attr.type not in ("categorical", "integer"):
+            self.add(where, "only non-distinct categorical and integer attributes may change")
+        elif self.attr.type == "categorical" and len(self.schema.values_of(self.attr)) < 2:
+            self.add(where, "an attribute with one value cannot change")
+        elif self.attr.type == "integer" and (
+            change.step is None or change.step[0] > change.step[1] or change.step == (0, 0)
+        ):
+            self.add(where, "an integer change needs a step range [low, high] other than [0, 0]")
+        if change.after is not None:
+            own = self.schema.attributes_of(self.kind)
+            other = own.get(change.after)
+            if other is None or other.changes is None or change.after == self.name:
+                self.add(
+                    (*where, "after"),
+                    f"'{change.after}' is not another attribute of {self.kind} that changes",
+                )

@@ -26,16 +26,33 @@ class _Frozen(BaseModel):
 
 
 class Change(_Frozen):
-    """How an attribute may change during the timeline (a move, a new job, a flipped taste).
+    """How an attribute may change during the timeline (a move, a new job, a raise).
 
-    With probability ``p`` the value changes once, at a uniform time inside the
-    timeline, to a different value drawn from the attribute's own distribution. The
-    change is caused by an event named ``cause`` that the profile records. Only the
-    user's attributes may change: questions about the other entities assume one value.
+    With probability ``p`` the value changes, at a uniform time inside the timeline;
+    each change is then followed by another with probability ``p`` again, up to
+    ``times`` changes (a chain); the first ``at_least`` changes always happen. A
+    categorical value changes to another value its conditional distribution allows;
+    an integer moves by a nonzero ``step`` drawn uniformly from ``[step[0], step[1]]``
+    (clipped to ``min``/``max``). Each change is caused by an event named ``cause``,
+    said per locale as ``said`` ("the move"), that the profile records with its time.
+    With ``after``, a change may also follow a change of another attribute of the
+    same entity (a move after a new job): with probability ``p_after``, 1 to 30 days
+    after it. Any entity's attribute may change; the profile keeps every value with
+    the time it became true.
     """
 
     p: float = Field(ge=0, le=1)
     cause: str = Field(min_length=1)
+    said: dict[str, str] = Field(default_factory=dict)
+    """The cause as a question or message says it, per locale ("the relocation")."""
+    times: int = Field(default=1, ge=1, le=5)
+    at_least: int = Field(default=0, ge=0, le=5)
+    """Changes that always happen (a weight that always drifts); more follow with ``p``."""
+    step: tuple[int, int] | None = None
+    """For an integer attribute: the change's size range (signed; 0 is skipped)."""
+    after: str | None = None
+    """Another attribute of the same entity whose change this one may follow."""
+    p_after: float = Field(default=0.0, ge=0, le=1)
 
 
 class Attribute(_Frozen):

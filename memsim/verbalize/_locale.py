@@ -95,6 +95,27 @@ class Questions(_Strict):
         return options.get(f"{key}.{attribute}", options[key])
 
 
+class HistoryWords(_Strict):
+    """How messages tell a change and how questions ask about what changed, was never
+    told, or happened when (the knowledge_update, temporal and abstention kinds).
+
+    ``change_told`` says a change explicitly: ``{sentence}`` is the fact as its phrasing
+    says it at the message's time, ``{cause}`` the change's cause as the schema says it,
+    ``{date}`` the day it happened. ``never_told`` is the option of an unanswerable
+    question; ``never_told_answer`` its open answer, naming what was not mentioned.
+    """
+
+    change_told: list[str] = Field(min_length=1)
+    never_told: str
+    never_told_answer: str
+    knowledge_update: dict[str, list[str]]
+    """``now`` ({whose} {label}) and ``before`` (also {cause} {date})."""
+    temporal: dict[str, list[str]]
+    """``value_at`` ({whose} {label} {date}), ``order`` ({a} {b} {c}), ``elapsed_days``
+    and ``elapsed_weeks`` ({whose} {label} {value}), ``count`` ({group} {start} {end}),
+    ``date_of`` ({who})."""
+
+
 class Recognise(_Strict):
     """How :mod:`memsim.verify` recognises values that a message or a rewrite states.
 
@@ -159,6 +180,7 @@ class LocaleData(_Strict):
     by another person, so the answer is not the only option the conversation holds
     (none: no such messages)."""
     questions: Questions
+    history: HistoryWords
     plural: str = "{label}s"
     """A group's label in the plural ("relatives")."""
     either: str = "{a} or {b}"

@@ -25,7 +25,7 @@ def run(*args: str) -> None:
 @pytest.fixture(scope="session")
 def dataset_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("bench")
-    n = 6 * PER_TYPE
+    n = 9 * PER_TYPE
     run(
         "profiles",
         "--schema",

@@ -59,7 +59,7 @@ def test_native_dataset_as_a_user_runs_it(dataset_dir: Path, tmp_path: Path) -> 
     assert "non-LLM baseline" in proc.stdout
     recs = overall(load(out))
     assert {m for m, _ in recs} == set(mechanisms.split(","))
-    assert all(r["n"] == 18 for r in recs.values())  # 3 per kind x 6 kinds
+    assert all(r["n"] == 27 for r in recs.values())  # 3 per kind x 9 kinds
     assert recs["oracle", 10]["recall_at_5"] == 1.0
     assert recs["no_memory", 1]["recall_at_5"] == 0.0
     assert recs["full_context", 10]["memory_messages"] == pytest.approx(
@@ -93,7 +93,7 @@ def test_embedding_mechanism_from_the_cli(dataset_dir: Path, tmp_path: Path) -> 
     )
     assert result.exit_code == 0, result.output
     recs = overall(load(tmp_path / "o"))
-    assert recs["embedding", 1]["n"] == 6 and recs["embedding", 1]["recall_at_5"] > 0.5
+    assert recs["embedding", 1]["n"] == 9 and recs["embedding", 1]["recall_at_5"] > 0.5
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert {
         "name": "embedding",

@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
 
 PER_TYPE = 60
-"""Trajectories per question type (6 types -> 360 trajectories)."""
+"""Trajectories per question type (MemDaily's 6 types in the main datasets)."""
+CLASSIC = "simple,conditional,comparative,aggregative,post_processing,noisy"
+"""The main datasets hold MemDaily's six types; ``evolving`` holds the other three."""
+EVOLVING = "knowledge_update,temporal,abstention"
 AGGREGATIVE_PER_TYPE = 500
 """A larger aggregative-only dataset, for the statistics of numeric options."""
 N_PROFILES = max(6 * PER_TYPE, AGGREGATIVE_PER_TYPE)
@@ -92,13 +95,15 @@ def profiles_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory: pytest.TempPathFactory, profiles_dir: Path) -> dict[str, Path]:
     """Datasets from the same profiles, generated concurrently: ``main`` (SEED),
-    ``same`` (SEED again, another folder), ``other`` (OTHER_SEED) and ``aggregative``
-    (aggregative questions only, AGGREGATIVE_PER_TYPE of them)."""
+    ``same`` (SEED again, another folder), ``other`` (OTHER_SEED), ``evolving`` (the
+    kinds over histories and times) and ``aggregative`` (aggregative questions only,
+    AGGREGATIVE_PER_TYPE of them)."""
     base = tmp_path_factory.mktemp("integration")
     runs: dict[str, dict[str, Any]] = {
-        "main": {"seed": SEED},
-        "same": {"seed": SEED},
-        "other": {"seed": OTHER_SEED},
+        "main": {"seed": SEED, "types": CLASSIC},
+        "same": {"seed": SEED, "types": CLASSIC},
+        "other": {"seed": OTHER_SEED, "types": CLASSIC},
+        "evolving": {"seed": SEED, "types": EVOLVING},
         "aggregative": {"seed": SEED, "per_type": AGGREGATIVE_PER_TYPE, "types": "aggregative"},
     }
     jobs = []

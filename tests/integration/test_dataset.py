@@ -458,7 +458,7 @@ def test_dataset_shape(records: list[dict[str, Any]], dataset_dir: Path) -> None
             problems.append(f"tid {r['tid']}: mids are not 0..n-1")
         if r["QA"]["provenance"]["reference_time"] != r["QA"]["time"]:
             problems.append(f"tid {r['tid']}: reference_time != QA.time")
-        if r["scenario"] not in ("roles", "events", "items", "places", "hybrid"):
+        if r["scenario"] not in ("roles", "events", "items", "places", "hybrid", "user"):
             problems.append(f"tid {r['tid']}: scenario {r['scenario']}")
     fail_if(problems, "shape problems")
 

@@ -42,7 +42,7 @@ def _memsim(*args: str) -> None:
 @pytest.fixture(scope="session")
 def pseudo_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("pseudo")
-    _memsim("profiles", "--schema", str(SCHEMA), "--n", str(6 * PER_TYPE), "--out", str(base / "p"))
+    _memsim("profiles", "--schema", str(SCHEMA), "--n", str(9 * PER_TYPE), "--out", str(base / "p"))
     _memsim(
         "generate",
         "--schema",

@@ -43,7 +43,7 @@ def zh_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Profiles, then the same dataset twice: one worker and two."""
     base = tmp_path_factory.mktemp("zh")
     profiles = base / "profiles"
-    _memsim("profiles", "--schema", str(SCHEMA), "--n", str(6 * PER_TYPE), "--out", str(profiles))
+    _memsim("profiles", "--schema", str(SCHEMA), "--n", str(9 * PER_TYPE), "--out", str(profiles))
     out = {"profiles": profiles}
     for name, workers in (("one", "1"), ("two", "2")):
         out[name] = base / f"dataset_{name}"
@@ -83,7 +83,7 @@ def test_memdaily_json_is_read_by_the_memdaily_reader(
     zh_runs: dict[str, Path], zh_records: list[dict[str, Any]]
 ) -> None:
     items = read_memdaily(zh_runs["one"] / "memdaily.json")
-    assert len(items) == len(zh_records) == 6 * PER_TYPE
+    assert len(items) == len(zh_records) == 9 * PER_TYPE
     assert not any(item.flagged for item in items)
     assert Counter(i.type for i in items) == Counter(r["type"] for r in zh_records)
     assert sum(len(i.messages) for i in items) == sum(len(r["message_list"]) for r in zh_records)
@@ -268,5 +268,5 @@ def test_a_generated_chinese_dataset_audits_clean(zh_runs: dict[str, Path], tmp_
     errors = [f for f in found["findings"] if f["severity"] == "error"]
     assert not errors, errors[:5]
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert found["checks"]["answer_rederived"]["items"] == 6 * PER_TYPE
+    assert found["checks"]["answer_rederived"]["items"] == 9 * PER_TYPE
     assert found["checks"]["messages_state_facts"]["counts"]["facts checked"] > 1000

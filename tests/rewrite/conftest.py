@@ -16,7 +16,7 @@ from memsim.cli import main
 @pytest.fixture(scope="session")
 def profiles_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("rewrite") / "profiles"
-    args = ["profiles", "--schema", str(SCHEMA), "--n", str(6 * PER_TYPE), "--out", str(out)]
+    args = ["profiles", "--schema", str(SCHEMA), "--n", str(9 * PER_TYPE), "--out", str(out)]
     result = CliRunner().invoke(main, [*args, "--no-progress"])
     assert result.exit_code == 0, result.output
     return out

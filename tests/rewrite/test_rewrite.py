@@ -280,7 +280,7 @@ def test_a_bad_key_stops_the_run(tmp_path: Path, profiles_dir: Path) -> None:
 def test_chinese_data_gets_chinese_prompts(tmp_path: Path) -> None:
     schema = SCHEMA.with_name("daily_life.zh.yaml")
     profiles = tmp_path / "profiles"
-    args = ["profiles", "--schema", str(schema), "--n", "12", "--out", str(profiles)]
+    args = ["profiles", "--schema", str(schema), "--n", "18", "--out", str(profiles)]
     assert CliRunner().invoke(main, [*args, "--no-progress"]).exit_code == 0
     # every fourth request's first reply adds a place name: no number, no capital
     invent = Rule(Fault("invent_name"), every=4)

@@ -157,7 +157,7 @@ def test_core_works_without_either_sdk(tmp_path: Path) -> None:
     assert run(["schema", "validate", str(SCHEMA)], BLOCK_SDKS).returncode == 0
     profiles = tmp_path / "profiles"
     made = run(
-        ["profiles", "--schema", str(SCHEMA), "--n", "12", "--out", str(profiles), "--no-progress"],
+        ["profiles", "--schema", str(SCHEMA), "--n", "18", "--out", str(profiles), "--no-progress"],
         BLOCK_SDKS,
     )
     assert made.returncode == 0, made.stderr
@@ -165,7 +165,7 @@ def test_core_works_without_either_sdk(tmp_path: Path) -> None:
     args[args.index("--per-type") + 1] = "2"
     made = run([*args, "--workers", "2"], BLOCK_SDKS)
     assert made.returncode == 0, made.stderr
-    assert "wrote 12 trajectories" in made.stdout
+    assert "wrote 18 trajectories" in made.stdout
 
     # an LLM verbalizer says what to install, exit status 2, nothing written
     for backend in ("openai", "zhipuai"):

@@ -118,14 +118,29 @@ def test_cycle_is_reported_with_the_other_problems() -> None:
     assert int(cycle.split(":")[1]) in lines | {n - 1 for n in lines}, cycle
 
 
-def test_only_the_users_attributes_may_change() -> None:
-    # the person set is shared by the user and the relatives: only the relatives' is wrong
+def test_any_entitys_attributes_may_change_but_not_what_names_it() -> None:
+    # the person set is shared by the user and the relatives: both may change now that
+    # questions read histories; a relative's relation (its name, "my mother") may not
     text = edit(
         "      ordered: true\n", "      ordered: true\n      changes: {p: 0.1, cause: exam}\n"
     )
+    parse_schema(text, "tiny.yaml")
+    text = edit("        distinct: true\n", "        changes: {p: 0.1, cause: x}\n")
     found = problems(text)
-    at(found, text, "changes: {p: 0.1", "relative.education: only attributes of the user")
-    assert not any(m.split(": ", 2)[1].startswith("user.") for m in found), found
+    at(found, text, "changes: {p: 0.1, cause: x}", "named by cannot change")
+
+
+def test_integer_changes_need_a_step_and_after_names_a_changing_attribute() -> None:
+    text = edit(
+        "dist: {kind: uniform_int, low: 22, high: 60}",
+        "dist: {kind: uniform_int, low: 22, high: 60}\n        changes: {p: 0.5, cause: y}",
+    )
+    at(problems(text), text, "changes: {p: 0.5, cause: y}", "needs a step range")
+    text = edit(
+        "changes: {p: 0.2, cause: relocation}",
+        "changes: {p: 0.2, cause: relocation, after: age, p_after: 0.5}",
+    )
+    at(problems(text), text, "after: age", "'age' is not another attribute of user that changes")
 
 
 def test_unknown_parent_and_unknown_kind() -> None:

@@ -1,0 +1,178 @@
+"""Abstention questions: some ask for a fact that was never told, worded exactly as the
+answerable ones are.
+
+With chance ``UNTOLD`` (1/4, the share of any one of four options; drawn per profile,
+so rejected draws do not skew it) the question is unanswerable, else it is an
+answerable simple question. Every question carries the
+locale's "you never told me" option, naming what it asks about ("You never told me
+that (my mother's work city)."), so that option is the answer in a quarter of the
+questions and a distractor in the rest: picking it is worth chance, not more.
+- answerable: the asked fact and one other fact of the entity are told; the options
+  are the value, two other values of the attribute and "never told";
+- never told: the entity exists and another of its facts is told, the asked fact is
+  withheld (no message states it, and no text fact of the entity made from it is
+  said either); the options are "never told" and three values of the attribute;
+- false premise (for the people of the user's life, half of the unanswerable ones):
+  the question names a relative or colleague the user does not have ("my sister"),
+  by a naming value no entity of the profile has; the facts told are who the real
+  ones are.
+
+Guarantees: the answer is computed from the profile (the value, or "never told" when
+no message can hold it); values are flattened and drawn as for simple questions given
+what the question reveals; the question uses the simple kind's wording.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memsim.profile import Entity, Fact, Profile
+from memsim.qa._choices import normalise
+from memsim.qa._context import QAContext, others
+from memsim.qa._history import never_told
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft, FactRef
+
+UNTOLD = 0.25
+FALSE_PREMISE = 0.5
+"""Share of the unanswerable questions about people that name someone who is not there."""
+OUTCOME_STREAM = 12
+"""Spawn-key head of the per-profile outcome stream (changes use 11)."""
+PLACE_ATTRIBUTES = ("work_city", "employer")
+"""The user's facts a message's place says (where the user works): never withheld."""
+
+
+@qa_kind("abstention", ("user", "roles", "items", "places"), hybrid=False)
+def abstention(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
+    group = ctx.group(profile, scenario)
+    if not group:
+        return None
+    untold, premise = _outcome(profile)
+    if untold and scenario == "roles" and premise:
+        return _false_premise(ctx, profile, group, rng)
+    entity = group[int(rng.integers(len(group)))]
+    attrs = ctx.askable(entity)
+    if untold and scenario == "user":
+        attrs = [a for a in attrs if a not in PLACE_ATTRIBUTES]
+    if not attrs:
+        return None
+    attr = attrs[int(rng.integers(len(attrs)))]
+    given = ctx.revealed(entity, ctx.naming(entity), attr)
+    if given is None or not ctx.accept(entity, attr, rng, given):
+        return None
+    values = ctx.value_options(entity, attr, rng, given)
+    told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
+    if values is None or not told:
+        return None
+    other = told[int(rng.integers(len(told)))]
+    never = never_told(ctx, entity, attr)
+    if untold and _said_elsewhere(ctx, entity, attr, other):
+        return None
+    options = [never, *values[1:]] if untold else [*values[:3], never]
+    question = ctx.wording("simple", scenario, rng).format(
+        label=ctx.label(entity, attr), who=ctx.who(entity)
+    )
+    withheld = [ctx.ref(entity, attr)]
+    if untold:  # a text made from the asked value would say it (an address from a name)
+        withheld += [ctx.ref(entity, a) for a in entity.facts if _made_from(ctx, entity, a, attr)]
+    return Draft(
+        kind="abstention",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
+        options=tuple(options),
+        evidence=(ctx.ref(entity, other if untold else attr),),
+        # the other fact is told either way, so told facts do not mark the outcome
+        negatives=(() if untold else (ctx.ref(entity, other),))
+        + tuple(ctx.ref(e, attr) for e in others(group, entity) if attr in e.facts),
+        withheld=tuple(withheld) if untold else (),
+        transform="never_told" if untold else "identity",
+        params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},
+        answer_value="never_told" if untold else entity.facts[attr].value,
+    )
+
+
+def _outcome(profile: Profile) -> tuple[bool, bool]:
+    """(unanswerable, false premise), drawn once per profile from its own stream and not
+    per attempt: a kind retries until a draw is kept, and one outcome rejected more
+    often than the other would otherwise come out less often than its share."""
+    rng = np.random.default_rng(
+        np.random.SeedSequence(profile.seed, spawn_key=(OUTCOME_STREAM, profile.index))
+    )
+    return bool(rng.random() < UNTOLD), bool(rng.random() < FALSE_PREMISE)
+
+
+def _made_from(ctx: QAContext, entity: Entity, attr: str, source: str) -> bool:
+    """Whether ``attr`` of the entity is a text made (through texts) from ``source``."""
+    if entity.facts[attr].type != "text":
+        return False
+    own, _ = ctx._made_from(entity.facts[attr].id)
+    return source in own
+
+
+def _said_elsewhere(ctx: QAContext, entity: Entity, attr: str, other: str) -> bool:
+    """Whether the told fact's value says the withheld one, or another fact of the
+    entity takes its value at some time (a hometown equal to a work city)."""
+    asked = normalise(ctx.display(entity, attr))
+    return asked in normalise(ctx.display(entity, other)) or any(
+        normalise(ctx.display(entity, a, step.value)) == asked
+        for a, fact in entity.facts.items()
+        if a != attr
+        for step in (fact.history or (fact,))
+    )
+
+
+def _false_premise(
+    ctx: QAContext, profile: Profile, group: list[Entity], rng: np.random.Generator
+) -> Draft | None:
+    model = group[int(rng.integers(len(group)))]
+    naming = ctx.naming(model)
+    if len(naming) != 1 or model.facts[naming[0]].type != "categorical":
+        return None
+    name_attr = naming[0]
+    held = {normalise(ctx.who(e)) for e in profile.entities}
+    absent = [
+        v
+        for v in ctx.pool.distinct(model.kind, name_attr)
+        if normalise(ctx.who(_named(model, name_attr, v))) not in held
+    ]
+    attrs = [a for a in ctx.askable(model) if model.facts[a].type != "text"]
+    if not absent or not attrs:
+        return None
+    value = absent[int(rng.integers(len(absent)))]
+    ghost = _named(model, name_attr, value)
+    attr = attrs[int(rng.integers(len(attrs)))]
+    given = ctx.revealed(ghost, naming, attr)
+    if given is None:
+        return None
+    sample = ctx.pool.sample_support(model.kind, attr, 12, rng, given)
+    shown = list(dict.fromkeys(ctx.display(model, attr, v) for v in sample))
+    if len(shown) < 3:
+        return None
+    picked = [shown[i] for i in rng.choice(len(shown), size=3, replace=False)]
+    options = [never_told(ctx, ghost, attr), *picked]
+    question = ctx.wording("simple", "roles", rng).format(
+        label=ctx.label(model, attr), who=ctx.who(ghost)
+    )
+    kind_mates = [e for e in group if e.kind == model.kind]
+    return Draft(
+        kind="abstention",
+        scenario="roles",
+        question=question,
+        answer=options[0],
+        options=tuple(options),
+        evidence=tuple(FactRef(e.id, name_attr) for e in kind_mates),
+        negatives=tuple(ctx.ref(e, attr) for e in kind_mates if attr in e.facts),
+        transform="false_premise",
+        params={"kind": model.kind, "naming": {name_attr: value}, "attribute": attr},
+        answer_value="never_told",
+    )
+
+
+def _named(model: Entity, attr: str, value: object) -> Entity:
+    """An entity of the model's kind named by ``value`` (for wording only)."""
+    fact = model.facts[attr]
+    ghost = Fact(fact.id, fact.attribute, fact.type, value, fact.unit)
+    return Entity(model.id, model.kind, model.index, model.scenario, {attr: ghost})

@@ -1,0 +1,90 @@
+"""Knowledge-update questions: a value that changed, once or more, during the timeline.
+
+Two forms, drawn with equal chance:
+- ``now``: "what is my work city now?" The answer is the value in force when the
+  question is asked (after the last change).
+- ``before``: "what was my work city before my move on May 3, 2024?" The answer is the
+  value just before that change.
+
+Guarantees: the answer is computed from the fact's history in the profile; every value
+of the history is told once, in a message sent while it holds, so the trajectory
+tells the whole history in order and each message says the value in force at its time;
+each change is told explicitly ("since my move on May 3, ...") or implicitly (the new
+value is simply used), at random, and the change a ``before`` question names is told
+explicitly (its day is in the message); the superseded values are distractors first,
+then other values of the attribute (numbers near the answer), all distinct after
+normalisation; the question is asked after the last change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memsim.profile import Profile
+from memsim.qa._context import QAContext
+from memsim.qa._history import (
+    cause,
+    changed,
+    day_text,
+    history_span,
+    iso,
+    negatives,
+    since,
+    statements,
+    value_options,
+    whose,
+)
+from memsim.qa._registry import qa_kind
+from memsim.qa._types import Draft
+
+EXPLICIT = 0.5
+"""Chance that a change is told explicitly (else the new value is simply used)."""
+
+
+@qa_kind("knowledge_update", ("user", "roles"), hybrid=False)
+def knowledge_update(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
+    group = ctx.group(profile, scenario)
+    found = changed(ctx, group)
+    if not found:
+        return None
+    entity, attr = found[int(rng.integers(len(found)))]
+    fact = entity.facts[attr]
+    n = len(fact.history)
+    form = "now" if rng.random() < 0.5 else "before"
+    k = int(rng.integers(1, n))  # the change a "before" question names
+    told = ["change" if rng.random() < EXPLICIT else "plain" for _ in range(n)]
+    if form == "before":
+        told[k] = "change"
+    span = history_span(ctx, fact, rng)
+    answer = fact.history[-1].value if form == "now" else fact.history[k - 1].value
+    options = value_options(ctx, entity, attr, answer, rng)
+    if options is None:
+        return None
+    template = ctx.choose(ctx.loc.history.knowledge_update[form], rng)
+    question = template.format(
+        whose=whose(ctx, entity),
+        label=ctx.label(entity, attr),
+        cause=cause(ctx, entity, attr),
+        date=day_text(ctx, since(fact, k)),
+    )
+    ref = ctx.ref(entity, attr)
+    plain, timed = negatives(ctx, group, entity, attr, span, EXPLICIT, rng)
+    params: dict[str, object] = {"entity": entity.id, "attribute": attr, "form": form}
+    if form == "before":
+        params["change"] = k
+    return Draft(
+        kind="knowledge_update",
+        scenario=scenario,
+        question=question,
+        answer=options[0],
+        options=tuple(options),
+        evidence=(ref,),
+        negatives=plain,
+        transform="current_value" if form == "now" else "value_before",
+        params=params,
+        answer_value=answer,
+        statements=statements(ref, fact, span, told) + timed,
+        span=(iso(span[0]), iso(span[1])),
+    )
