@@ -17,11 +17,21 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, numeric_options, pick_distinct
 from memsim.qa._pool import Given
 from memsim.qa._types import FactRef
-from memsim.schema import Attribute, Schema
+from memsim.schema import (
+    ORDERED_TYPES,
+    Attribute,
+    Schema,
+    asked_by,
+    is_asked,
+    is_ordered,
+    is_user,
+    pool_of,
+    transforms_of,
+    word,
+)
 from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
 
 SCENARIOS = ("roles", "events", "items", "places")
-ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,24 @@ class QAContext:
     def group(self, profile: Profile, scenario: str) -> list[Entity]:
         return [e for e in profile.entities if e.scenario == scenario]
 
+    def pools(self, group: Sequence[Entity]) -> list[list[Entity]]:
+        """The group split by the kinds' declared ``pool`` (entities of kinds that declare
+        none are pooled together), in order of first appearance."""
+        out: dict[str | None, list[Entity]] = {}
+        for e in group:
+            out.setdefault(pool_of(self.schema, e.kind), []).append(e)
+        return list(out.values())
+
+    def pooled(self, a: Entity, b: Entity) -> bool:
+        """Whether a group question may set ``a`` beside ``b`` (same declared pool)."""
+        return pool_of(self.schema, a.kind) == pool_of(self.schema, b.kind)
+
+    def is_user(self, entity: Entity) -> bool:
+        return is_user(self.schema, entity.kind)
+
+    def transforms(self, entity: Entity, attr: str) -> tuple[str, ...]:
+        return transforms_of(self.schema, entity.kind, attr)
+
     def attribute(self, entity: Entity, attr: str) -> Attribute:
         return self.schema.attributes_of(entity.kind)[attr]
 
@@ -45,11 +73,22 @@ class QAContext:
         refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
         return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
 
-    def askable(self, entity: Entity) -> list[str]:
-        """Attributes a question may ask about: not the ones the entity is named by
-        (asking "my mother"'s relation gives itself away) and not gender."""
+    def askable(self, entity: Entity, question: str | None = None) -> list[str]:
+        """Attributes a question (of kind ``question``) may ask about: not the ones the
+        entity is named by (asking "my mother"'s relation gives itself away), not those
+        the schema says are never asked, and only kinds the attribute allows."""
         named_by = set(self.naming(entity))
-        return [a for a in entity.facts if a not in named_by and a != "gender"]
+        kind = entity.kind
+        return [
+            a
+            for a in entity.facts
+            if a not in named_by
+            and (
+                asked_by(self.schema, kind, a, question)
+                if question
+                else is_asked(self.schema, kind, a)
+            )
+        ]
 
     def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         """What a question that names ``entity`` by ``attrs`` tells a reader about the
@@ -102,8 +141,18 @@ class QAContext:
         return own, foreign
 
     def ordered(self, entity: Entity, attr: str) -> bool:
-        a = self.attribute(entity, attr)
-        return a.type in ORDERED_TYPES or (a.type == "categorical" and a.ordered)
+        return is_ordered(self.attribute(entity, attr))
+
+    def more(self, entity: Entity, attr: str, key: str) -> str:
+        """The comparative word (``higher``/``later``): the attribute's own in the schema,
+        else the locale's for it or in general."""
+        own = word(self.schema, entity.kind, attr, self.loc.code, key)
+        return own if own is not None else self.loc.questions.more(key, attr)
+
+    def predicate(self, entity: Entity, attr: str, op: str) -> str:
+        """An aggregative predicate (``{value}`` to fill), the attribute's own first."""
+        own = word(self.schema, entity.kind, attr, self.loc.code, op)
+        return own if own is not None else self.loc.questions.predicate(op, attr)
 
     def label(self, entity: Entity, attr: str) -> str:
         return self.attribute(entity, attr).label.get(self.loc.code, attr.replace("_", " "))

@@ -80,7 +80,7 @@ def question_phrases(record: Mapping[str, Any], profile: Profile, ctx: QAContext
         return []
     entity = profile.entity(params["entity"])
     phrases = [ctx.label(entity, params["attribute"])]
-    if entity.kind != "user":  # the user is "I": the question says "my ..."
+    if not ctx.is_user(entity):  # the user is "I": the question says "my ..."
         phrases.append(ctx.who(entity))
     if "condition" in params:
         phrases += [ctx.label(entity, params["condition"]), str(params["condition_value"])]

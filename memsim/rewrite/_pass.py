@@ -39,6 +39,7 @@ from memsim.rewrite._checks import (
     stated_facts,
 )
 from memsim.rewrite._prompts import load_prompts
+from memsim.schema import user_kind
 
 Record = dict[str, Any]
 
@@ -151,7 +152,8 @@ class Rewriter:
             raise
 
     async def _record(self, record: Record, profile: Profile) -> Record:
-        users = profile.of_kind("user")
+        kind = user_kind(self.ctx.schema)
+        users = profile.of_kind(kind) if kind else []
         user = users[0] if users else None
         messages = await asyncio.gather(
             *(self._message(m, profile, user) for m in record["message_list"])
@@ -207,7 +209,7 @@ class Rewriter:
         time) and verified, or kept; the path taken is counted in ``paths``."""
         template = item[key]
         persona = self.prompts.persona_text(
-            user, self.ctx.loc, dt.datetime.fromisoformat(item["time"])
+            user, self.ctx.schema, self.ctx.loc, dt.datetime.fromisoformat(item["time"])
         )
         o = self.options
         text, path = await self._attempts(

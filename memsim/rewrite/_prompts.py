@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from memsim.llm import ChatRequest
 from memsim.profile import Entity
+from memsim.schema import Schema, persona_attributes
 from memsim.verbalize import LocaleData, render_value, value_at
 from memsim.verbalize._render import template_fields
 
@@ -35,9 +36,9 @@ class RewritePrompts(BaseModel):
     """Instructions for rephrasing a question; ``{persona}``."""
     persona: str
     """How the persona is introduced; ``{fields}``."""
-    persona_fields: list[str]
-    """One clause per user attribute (``{age}``); a clause whose attribute the user
-    lacks is left out."""
+    persona_field: str
+    """One clause per persona attribute of the user (``{label}``, ``{value}``, the value
+    with its unit); the schema says which attributes (``persona: true``)."""
     persona_join: str
     message: str
     """The user turn for a message; ``{text}``."""
@@ -52,6 +53,7 @@ class RewritePrompts(BaseModel):
             "system": {"persona"},
             "question_system": {"persona"},
             "persona": {"fields"},
+            "persona_field": {"label", "value"},
             "message": {"text"},
             "question": {"text"},
             "retry": {"attempt"},
@@ -62,18 +64,20 @@ class RewritePrompts(BaseModel):
                 raise ValueError(f"{name}: unknown tokens {sorted(found - tokens)}")
         return self
 
-    def persona_text(self, user: Entity | None, loc: LocaleData, when: dt.datetime) -> str:
+    def persona_text(
+        self, user: Entity | None, schema: Schema, loc: LocaleData, when: dt.datetime
+    ) -> str:
         if user is None:
             return ""
         clauses = []
-        for clause in self.persona_fields:
-            names = template_fields(clause)
-            if all(n in user.facts for n in names):
-                values = {
-                    n: render_value(user.facts[n], value_at(user.facts[n], when), loc, when)
-                    for n in names
-                }
-                clauses.append(clause.format(**values))
+        for name in persona_attributes(schema):
+            if name in user.facts:
+                attr = schema.attributes_of(user.kind)[name]
+                value = render_value(user.facts[name], value_at(user.facts[name], when), loc, when)
+                if attr.unit:
+                    value = loc.with_unit.format(value=value, unit=attr.unit)
+                label = attr.label.get(loc.code, name.replace("_", " "))
+                clauses.append(self.persona_field.format(label=label, value=value))
         return self.persona.format(fields=self.persona_join.join(clauses)) if clauses else ""
 
     def message_request(
@@ -103,10 +107,8 @@ class RewritePrompts(BaseModel):
         user = turn.format(text=text)
         if attempt > 0:
             user += "\n\n" + self.retry.format(attempt=attempt + 1)
-        return ChatRequest(
-            (("system", system.format(persona=persona).strip()), ("user", user)),
-            temperature=temperature,
-            max_tokens=max_tokens,
+        return ChatRequest.system_user(
+            system.format(persona=persona).strip(), user, temperature, max_tokens
         )
 
 

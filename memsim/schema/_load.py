@@ -87,7 +87,9 @@ def load_schema(path: str | FsPath) -> Schema:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError([f"{path}: cannot read schema: {exc}"]) from exc
-    return parse_schema(text, str(path))
+    schema = parse_schema(text, str(path))
+    schema._source = str(path)  # a locale_overlay path is relative to it
+    return schema
 
 
 def parse_schema(text: str, filename: str = "<schema>") -> Schema:
