@@ -117,10 +117,14 @@ def graph() -> None:
 @graph.command("info")
 @schema_option
 def graph_info(schema_path: str) -> None:
-    """List every node with its distribution and parents."""
+    """List every node with its distribution and parents, then what each kind and attribute
+    means to the code (declared in the schema, or inferred): the question kinds and
+    transforms that may ask it, its role, whether it sets the rewrite persona."""
     from memsim.graph import BRNet
+    from memsim.schema import describe
 
-    net = BRNet(_load(schema_path))
+    schema = _load(schema_path)
+    net = BRNet(schema)
     for node in net:
         parents = ", ".join(node.parents) or "-"
         click.echo(f"{node.id:32s} {node.dist_kind:13s} <- {parents}")
@@ -128,6 +132,9 @@ def graph_info(schema_path: str) -> None:
         f"{len(net)} nodes, {len(net.edges())} edges, "
         f"{len(net.discrete_nodes())} discrete (in the pgmpy network)"
     )
+    click.echo("")
+    for line in describe(schema):
+        click.echo(line)
 
 
 @graph.command("export")

@@ -57,7 +57,9 @@ def check_schema(schema: Schema) -> list[Problem]:
             continue
         for name, (attr, path) in schema.attribute_sources(kind).items():
             problems += _AttributeChecker(schema, kind, name, attr, path).run()
-    return problems
+    from memsim.schema._declared import check_declarations  # it imports Problem from here
+
+    return problems + check_declarations(schema)
 
 
 def _check_tokens(

@@ -180,11 +180,31 @@ def question_kinds(schema: Schema, kind: str, attr: str) -> list[str]:
     return [q for q in out if a.questions is None or q in a.questions]
 
 
+def describe(schema: Schema) -> list[str]:
+    """What each kind and attribute means to the code, one line each (``graph info``)."""
+    lines = []
+    for kind, entity in schema.entities.items():
+        extra = ", the user" if is_user(schema, kind) else ""
+        pool = f", pool {entity.pool}" if entity.pool else ""
+        lines.append(f"{kind} ({entity.scenario}{extra}{pool})")
+        for attr in schema.attributes_of(kind):
+            parts = [f"questions: {', '.join(question_kinds(schema, kind, attr)) or '-'}"]
+            if transforms := transforms_of(schema, kind, attr):
+                parts.append(f"transforms: {', '.join(transforms)}")
+            if role := role_of(schema, kind, attr):
+                parts.append(f"role: {role}")
+            if is_persona(schema, kind, attr):
+                parts.append("persona")
+            lines.append(f"  {attr:22s} " + "; ".join(parts))
+    return lines
+
+
 __all__ = [
     "ORDERED_TYPES",
     "QUESTION_KINDS",
     "TRANSFORM_NAMES",
     "asked_by",
+    "describe",
     "is_asked",
     "is_ordered",
     "is_persona",
