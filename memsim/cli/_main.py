@@ -75,6 +75,7 @@ def schema() -> None:
 def schema_validate(paths: tuple[str, ...]) -> None:
     """Load and check every PATH; print every problem as file:line:col."""
     from memsim.graph import BRNet
+    from memsim.verbalize import schema_locale
 
     failed = 0
     for path in paths:
@@ -86,6 +87,12 @@ def schema_validate(paths: tuple[str, ...]) -> None:
                 click.echo(line, err=True)
             continue
         s = net.schema
+        try:
+            schema_locale(s)  # the language's locale data with the schema's overlay
+        except ValueError as exc:
+            failed += 1
+            click.echo(str(exc), err=True)
+            continue
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
             f"{len(net)} nodes, {len(net.edges())} edges)"

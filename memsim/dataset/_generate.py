@@ -27,7 +27,7 @@ from memsim.qa._choices import POOL_START
 from memsim.sampling import ProfileSampler
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
-from memsim.verbalize import TemplateVerbalizer, load_locale
+from memsim.verbalize import TemplateVerbalizer, schema_locale
 
 RECORD_FORMAT = 1
 MAX_ATTEMPTS = 400
@@ -73,7 +73,7 @@ def plan(options: GenerateOptions) -> list[tuple[str, str]]:
 
 def make_context(schema: Schema, seed: int) -> QAContext:
     net = BRNet(schema)
-    locale = load_locale(schema.locale)
+    locale = schema_locale(schema)
     noise = tuple(
         ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
     )

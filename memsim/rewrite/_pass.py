@@ -38,7 +38,7 @@ from memsim.rewrite._checks import (
     rewrite_vocabulary,
     stated_facts,
 )
-from memsim.rewrite._prompts import load_prompts
+from memsim.rewrite._prompts import prompts_for
 from memsim.schema import user_kind
 
 Record = dict[str, Any]
@@ -112,7 +112,7 @@ class Rewriter:
         self.ctx = ctx
         self.profiles = profiles
         self.options = options
-        self.prompts, self.prompts_sha256 = load_prompts(ctx.loc.code)
+        self.prompts, self.prompts_sha256 = prompts_for(ctx.loc)
         self.vocab = rewrite_vocabulary(ctx)
         self.noise = {p.id: p for p in ctx.noise_profiles}
         self.account = RewriteAccount()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from memsim.llm import ChatRequest
 from memsim.profile import Entity
 from memsim.schema import Schema, persona_attributes
 from memsim.verbalize import LocaleData, render_value, value_at
+from memsim.verbalize._locale import LOCALE_PATH_ENV, locale_dirs
 from memsim.verbalize._render import template_fields
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -112,18 +114,37 @@ class RewritePrompts(BaseModel):
         )
 
 
+def prompt_files(code: str) -> list[Path]:
+    """Where a locale's prompts may be, in search order: ``<code>.prompts.yaml`` in the
+    folders of MEMSIM_LOCALE_PATH, then the bundled ``prompts/<code>.yaml``."""
+    extra = [d / f"{code}.prompts.yaml" for d in locale_dirs()[1:]]
+    return [*extra, PROMPTS_DIR / f"{code}.yaml"]
+
+
 @lru_cache(maxsize=8)
 def load_prompts(code: str) -> tuple[RewritePrompts, str]:
-    """The prompts of a locale and the sha256 of their file."""
-    path = PROMPTS_DIR / f"{code}.yaml"
-    if not path.exists():
+    """The prompts of a locale (the first file found) and the sha256 of that file."""
+    path = next((p for p in prompt_files(code) if p.exists()), None)
+    if path is None:
         known = ", ".join(sorted(p.stem for p in PROMPTS_DIR.glob("*.yaml")))
         raise ValueError(
-            f"no LLM rewrite prompts for locale '{code}' (bundled: {known}); "
-            f"add {path.name} under memsim/rewrite/prompts/"
+            f"no LLM rewrite prompts for locale '{code}' (bundled: {known}); add "
+            f"{code}.prompts.yaml to a folder of {LOCALE_PATH_ENV} or "
+            f"rewrite_prompts to the locale data"
         )
     data = path.read_bytes()
     prompts = RewritePrompts.model_validate(yaml.safe_load(data))
     if prompts.code != code:
         raise ValueError(f"{path}: code is '{prompts.code}', expected '{code}'")
     return prompts, hashlib.sha256(data).hexdigest()
+
+
+def prompts_for(loc: LocaleData) -> tuple[RewritePrompts, str]:
+    """The rewrite prompts of a locale's data: its language's file with the data's
+    ``rewrite_prompts`` (a schema's overlay, for instance) over it, and their sha256."""
+    prompts, digest = load_prompts(loc.code)
+    if not loc.rewrite_prompts:
+        return prompts, digest
+    merged = RewritePrompts.model_validate(prompts.model_dump() | loc.rewrite_prompts)
+    extra = json.dumps(loc.rewrite_prompts, sort_keys=True, ensure_ascii=False)
+    return merged, hashlib.sha256((digest + extra).encode()).hexdigest()
