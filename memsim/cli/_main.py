@@ -75,6 +75,7 @@ def schema() -> None:
 def schema_validate(paths: tuple[str, ...]) -> None:
     """Load and check every PATH; print every problem as file:line:col."""
     from memsim.graph import BRNet
+    from memsim.schema import schema_warnings
     from memsim.verbalize import schema_locale
 
     failed = 0
@@ -93,6 +94,8 @@ def schema_validate(paths: tuple[str, ...]) -> None:
             failed += 1
             click.echo(str(exc), err=True)
             continue
+        for line in schema_warnings(path):
+            click.echo(line, err=True)
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
             f"{len(net)} nodes, {len(net.edges())} edges)"

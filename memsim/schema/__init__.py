@@ -17,7 +17,7 @@ from memsim.schema._distributions import (
     UniformInt,
     combination,
 )
-from memsim.schema._load import SchemaError, load_schema, parse_schema
+from memsim.schema._load import SchemaError, load_schema, parse_schema, schema_warnings
 from memsim.schema._meaning import (
     ORDERED_TYPES,
     QUESTION_KINDS,
@@ -101,6 +101,7 @@ __all__ = [
     "question_kinds",
     "resolve_ref",
     "role_of",
+    "schema_warnings",
     "slot_id",
     "time_attribute",
     "transforms_of",

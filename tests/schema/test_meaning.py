@@ -16,6 +16,7 @@ from memsim.schema import (
     parse_schema,
     persona_attributes,
     pool_of,
+    schema_warnings,
     time_attribute,
     transforms_of,
     user_kind,
@@ -93,3 +94,22 @@ def test_bad_declarations_are_all_reported_at_their_lines() -> None:
     ):
         assert expected in text_of, text_of
     assert all(m.startswith("t.yaml:") for m in err.value.messages)
+
+
+def test_validate_warns_of_what_generation_would_meet(tmp_path: Path) -> None:
+    text = TINY.replace(
+        '      phrasings: {en: ["{who} {be} {value}."]}',
+        '      phrasings: {en: ["{who} {be} {value}.", "It is {value}."]}',
+    ).replace(
+        "        end: 2024-06-30\n        dist: {kind: date_uniform, hours: [8, 21]}",
+        "        end: 2024-03-03\n        transforms: [weekday]\n"
+        "        dist: {kind: date_uniform, hours: [8, 21]}",
+    )
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    warnings = schema_warnings(path)
+    assert any(":14:" in w and "does not say whose fact it is" in w for w in warnings), warnings
+    assert any("the roles (relative) has 2 entities" in w for w in warnings), warnings
+    assert any("covers 3 weekdays" in w for w in warnings), warnings
+    assert all(w.startswith(f"{path}:") and ": warning: " in w for w in warnings)
+    assert not schema_warnings(ROOT / "schemas" / "campus.en.yaml")
