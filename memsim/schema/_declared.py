@@ -43,14 +43,6 @@ _PREDICATES = ("eq", "gt", "ge", "lt", "le", "before", "after")
 
 def check_declarations(schema: Schema) -> list[Problem]:
     problems: list[Problem] = []
-    users = [k for k, e in schema.entities.items() if e.scenario == "user"]
-    for extra in users[1:]:
-        problems.append(
-            Problem(
-                ("entities", extra, "scenario"),
-                f"only one kind can be the user (scenario: user); {users[0]!r} already is",
-            )
-        )
     for kind in schema.entities:
         roles: dict[str, str] = {}
         for name, (attr, path) in schema.attribute_sources(kind).items():
@@ -74,6 +66,15 @@ def question_warnings(schema: Schema) -> list[Problem]:
     asked with 4 options, a group too small to count over, a weekday-blind date range
     (``memsim schema validate`` prints them as warnings)."""
     problems: list[Problem] = []
+    users = [k for k, e in schema.entities.items() if e.scenario == "user"]
+    for extra in users[1:]:
+        problems.append(
+            Problem(
+                ("entities", extra, "scenario"),
+                f"only {users[0]!r} is the user (\"I\"): the first kind of scenario user; "
+                f"{extra!r} is said like any other kind",
+            )
+        )
     for kind, entity in schema.entities.items():
         if not entity.count:
             continue

@@ -46,7 +46,8 @@ def user_kind(schema: Schema) -> str | None:
 
 
 def is_user(schema: Schema, kind: str) -> bool:
-    return schema.entities[kind].scenario == "user"
+    """Whether the kind's entity is the user, said "I" (the first kind of scenario user)."""
+    return user_kind(schema) == kind
 
 
 def role_of(schema: Schema, kind: str, attr: str) -> Role | None:
