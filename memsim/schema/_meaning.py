@@ -196,6 +196,9 @@ def describe(schema: Schema) -> list[str]:
                 parts.append(f"role: {role}")
             if is_persona(schema, kind, attr):
                 parts.append("persona")
+            dist = schema.attributes_of(kind)[attr].dist
+            if dist.kind == "derived":
+                parts.append(f"derived from {', '.join(dist.references())}")
             lines.append(f"  {attr:22s} " + "; ".join(parts))
     return lines
 

@@ -55,7 +55,7 @@ def test_format_2_reads_declarations_and_infers_from_types() -> None:
     assert transforms_of(schema, "instructor", "experience") == ("difference",)
     assert transforms_of(schema, "classmate", "phone") == ("digit_sum",)
     assert transforms_of(schema, "instructor", "email") == ("email_domain",)
-    assert transforms_of(schema, "classmate", "birthday") == ("season",)
+    assert transforms_of(schema, "exam", "time") == ("days_between", "weekday")
     assert pool_of(schema, "instructor") == "staff"
     assert word(schema, "instructor", "title", "en", "higher") == "more senior"
     assert word(schema, "instructor", "title", "zh", "higher") is None
