@@ -61,7 +61,9 @@ def rename(doc: dict[str, Any], kinds: dict[str, str], attrs: dict[str, str]) ->
                 out[key] = ref(out[key])
         if isinstance(out.get("given"), list):
             out["given"] = [ref(x) for x in out["given"]]
-        for key in ("parents", "uses"):
+        if "expr" in out:  # derived arithmetic names its parents by attribute name
+            out["expr"] = re.sub(r"[A-Za-z_]\w*", lambda m: attrs.get(m[0], m[0]), out["expr"])
+        for key in ("parents", "uses", "of"):
             if key in out:
                 out[key] = [ref(x) for x in out[key]]
         if "sources" in out:
