@@ -22,7 +22,7 @@ from memsim.audit._source import AuditSource
 from memsim.audit._types import AuditInputError, AuditItem
 from memsim.profile import Profile, ProfileError, profile_file, read_profile
 from memsim.schema import Schema, SchemaError, load_schema
-from memsim.verbalize import LocaleData, load_locale
+from memsim.verbalize import LocaleData, load_locale, schema_locale
 
 PROFILE_CACHE = 512
 
@@ -112,6 +112,8 @@ class AuditContext:
         if not code:
             return None
         try:
+            if self.schema:
+                return schema_locale(self.schema)  # with the schema's own wording
             return load_locale(str(code))
         except ValueError:
             return None

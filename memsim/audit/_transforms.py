@@ -12,6 +12,7 @@ from typing import Any
 from memsim.audit._derive import DerivationError, Derived, Deriver
 from memsim.audit._text import squash
 from memsim.profile import Profile
+from memsim.schema import pool_of, word
 from memsim.verbalize import capitalize_first
 
 Transform = Callable[[Deriver, Profile, dict[str, Any], frozenset[str], dt.datetime], Derived]
@@ -138,7 +139,10 @@ def count(
     attr, op = params["attribute"], params["op"]
     named = [d.fact(p, e, attr) for e in params["entities"]]
     scenario = {e.scenario for e, _ in named}
-    group = {e.id for e in p.entities if e.scenario in scenario}
+    pools = {pool_of(d.schema, e.kind) for e, _ in named}
+    group = {
+        e.id for e in p.entities if e.scenario in scenario and pool_of(d.schema, e.kind) in pools
+    }
     if set(params["entities"]) != group:
         raise DerivationError(f"counts over {params['entities']}, the group is {sorted(group)}")
     first_entity, first_fact = named[0]
@@ -148,7 +152,8 @@ def count(
         threshold = d.key(first_entity, first_fact, params["threshold"])
         number = sum(bool(COMPARE[op](d.key(e, f, _at(f, when)), threshold)) for e, f in named)
     shown = d.display(first_entity, first_fact, params["threshold"])
-    predicate = d.loc.questions.predicate(op, attr).format(value=shown)
+    own = word(d.schema, first_entity.kind, attr, d.loc.code, op)
+    predicate = (own or d.loc.questions.predicate(op, attr)).format(value=shown)
     return Derived(
         str(number),
         number,
@@ -179,6 +184,7 @@ def digit_sum(
 
 
 @transform("age_difference")
+@transform("difference")
 def age_difference(
     d: Deriver, p: Profile, params: dict[str, Any], _: frozenset[str], when: dt.datetime
 ) -> Derived:

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from memsim.bench._tokenize import has_cjk
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
-from memsim.verbalize import TemplateVerbalizer, load_locale, render_value, value_at
+from memsim.verbalize import TemplateVerbalizer, render_value, schema_locale, value_at
 from memsim.verbalize._render import template_fields
 
 NOISE_START = 2 * 10**9
@@ -69,7 +69,7 @@ class NoisePool:
         from memsim.sampling import ProfileSampler
 
         self.schema = schema
-        self.locale = load_locale(schema.locale)
+        self.locale = schema_locale(schema)
         self.verbalizer = TemplateVerbalizer(schema, self.locale)
         self.chit_chat = tuple(self.locale.chit_chat)
         self.kind_scenario = {name: kind.scenario for name, kind in schema.entities.items()}

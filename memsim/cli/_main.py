@@ -50,6 +50,8 @@ def schema() -> None:
 def schema_validate(paths: tuple[str, ...]) -> None:
     """Load and check every PATH; print every problem as file:line:col."""
     from memsim.graph import BRNet
+    from memsim.schema import schema_warnings
+    from memsim.verbalize import schema_locale
 
     failed = 0
     for path in paths:
@@ -61,6 +63,14 @@ def schema_validate(paths: tuple[str, ...]) -> None:
                 click.echo(line, err=True)
             continue
         s = net.schema
+        try:
+            schema_locale(s)  # the language's locale data with the schema's overlay
+        except ValueError as exc:
+            failed += 1
+            click.echo(str(exc), err=True)
+            continue
+        for line in schema_warnings(path):
+            click.echo(line, err=True)
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "
             f"{len(net)} nodes, {len(net.edges())} edges)"
@@ -92,10 +102,14 @@ def graph() -> None:
 @graph.command("info")
 @schema_option
 def graph_info(schema_path: str) -> None:
-    """List every node with its distribution and parents."""
+    """List every node with its distribution and parents, then what each kind and attribute
+    means to the code (declared in the schema, or inferred): the question kinds and
+    transforms that may ask it, its role, whether it sets the rewrite persona."""
     from memsim.graph import BRNet
+    from memsim.schema import describe
 
-    net = BRNet(_load(schema_path))
+    schema = _load(schema_path)
+    net = BRNet(schema)
     for node in net:
         parents = ", ".join(node.parents) or "-"
         click.echo(f"{node.id:32s} {node.dist_kind:13s} <- {parents}")
@@ -103,6 +117,9 @@ def graph_info(schema_path: str) -> None:
         f"{len(net)} nodes, {len(net.edges())} edges, "
         f"{len(net.discrete_nodes())} discrete (in the pgmpy network)"
     )
+    click.echo("")
+    for line in describe(schema):
+        click.echo(line)
 
 
 @graph.command("export")

@@ -22,7 +22,7 @@ from memsim.dataset._write import DATASET_KIND, DEFAULT_FORMATS, write_dataset
 from memsim.profile import check_profiles
 from memsim.records import Record
 from memsim.schema import Schema
-from memsim.verbalize import load_locale
+from memsim.verbalize import schema_locale
 
 if TYPE_CHECKING:  # the LLM pass is imported only when it is used
     from memsim.rewrite import RewriteOptions
@@ -75,7 +75,7 @@ def generate_dataset(
         counts = write_dataset(
             records,
             out,
-            load_locale(schema.locale),
+            schema_locale(schema),
             manifest=manifest,
             # no path in the title: the same options give the same bytes in any folder
             card_title=f"Data card: {schema.name} {schema.version}, seed {options.seed}",

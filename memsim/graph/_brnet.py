@@ -3,6 +3,7 @@ references (which may cross entities), in a checked topological order."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -29,10 +30,13 @@ class Node:
     parents: tuple[str, ...]
     values: tuple[str, ...]
     """The categorical values (empty for other types); codes index into this."""
+    numeric_ancestry: bool = False
+    """A categorical node derived from a number (``bins``), or from such a node: it is
+    sampled and asked like any categorical, but is not in the discrete network."""
 
     @property
     def discrete(self) -> bool:
-        return self.attribute.type == "categorical"
+        return self.attribute.type == "categorical" and not self.numeric_ancestry
 
     @property
     def dist_kind(self) -> str:
@@ -56,6 +60,12 @@ class BRNet:
             graph.add_edges_from((p, nid) for p in parents)
         # lexicographic tie-breaking keeps the order identical from run to run
         order = list(nx.lexicographical_topological_sort(graph, key=_declaration_rank(nodes)))
+        for nid in order:  # parents first: a categorical below a non-discrete node is one too
+            node = nodes[nid]
+            if node.attribute.type == "categorical" and any(
+                not nodes[p].discrete for p in node.parents
+            ):
+                nodes[nid] = dataclasses.replace(node, numeric_ancestry=True)
         self.nodes: dict[str, Node] = {nid: nodes[nid] for nid in order}
         self.graph = graph
 

@@ -14,7 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from memsim.graph._brnet import BRNet, Node
-from memsim.schema import Categorical, Copy, Probs, Table, check_probs, combination
+from memsim.schema import Categorical, Copy, Derived, Probs, Table, check_probs, combination
+from memsim.schema._derived import lookup_table
 
 Codes = NDArray[np.int64]
 Matrix = NDArray[np.float64]
@@ -28,9 +29,18 @@ class DiscreteConditionals:
         self._tables: dict[tuple[str, str], tuple[Matrix, list[Node]]] = {}
         for node in net.discrete_nodes():
             dist = node.attribute.dist
+            if isinstance(dist, Derived):  # a lookup: one value per parent combination
+                self._tables[(node.id, "base")] = self._deterministic(node, dist)
+                continue
             base = dist.otherwise if isinstance(dist, Copy) else dist
             assert isinstance(base, Categorical | Table)  # categorical nodes take no other kind
             self._tables[(node.id, "base")] = self._table(node, base)
+
+    def _deterministic(self, node: Node, dist: Derived) -> tuple[Matrix, list[Node]]:
+        parents = [self.net.ref(node, ref) for ref in dist.of]
+        codes = lookup_table(dist, [p.values for p in parents], node.values)
+        table: Matrix = np.eye(len(node.values), dtype=np.float64)[codes]
+        return table, parents
 
     def _vector(self, node: Node, probs: Probs) -> Matrix:
         vector, problems = check_probs(probs, node.values, (), node.id)

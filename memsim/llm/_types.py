@@ -27,6 +27,13 @@ class ChatRequest:
     seed: int | None = None
     stop: tuple[str, ...] = ()
 
+    @classmethod
+    def system_user(
+        cls, system: str, user: str, temperature: float = 0.0, max_tokens: int | None = None
+    ) -> ChatRequest:
+        """A request of one system message and one user message."""
+        return cls((("system", system), ("user", user)), temperature, max_tokens)
+
     def __post_init__(self) -> None:
         # lists are accepted and stored as tuples, so the request stays hashable
         object.__setattr__(self, "messages", tuple(tuple(m) for m in self.messages))

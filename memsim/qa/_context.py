@@ -18,13 +18,23 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, normalise, numeric_options, pick_distinct
 from memsim.qa._pool import Given
 from memsim.qa._types import FactRef
-from memsim.schema import Attribute, Schema
+from memsim.schema import (
+    ORDERED_TYPES,
+    Attribute,
+    Schema,
+    asked_by,
+    is_asked,
+    is_ordered,
+    is_user,
+    pool_of,
+    transforms_of,
+    word,
+)
 from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
 
 SCENARIOS = ("roles", "events", "items", "places")
 USER_TOO = (*SCENARIOS, "user")
 """The scenarios of the kinds that also ask about the user's own facts."""
-ORDERED_TYPES = ("integer", "month_day", "date", "datetime")
 LIVES = 8
 """Other lives a profile's questions may mention distractors from (the first that has
 usable ones is the trajectory's one other life)."""
@@ -49,6 +59,23 @@ class QAContext:
         """The user and the people of their life: the group of a question that compares
         or counts the user among others ("who is older, my father or me?")."""
         return [e for e in profile.entities if e.scenario in ("user", "roles")]
+    def pools(self, group: Sequence[Entity]) -> list[list[Entity]]:
+        """The group split by the kinds' declared ``pool`` (entities of kinds that declare
+        none are pooled together), in order of first appearance."""
+        out: dict[str | None, list[Entity]] = {}
+        for e in group:
+            out.setdefault(pool_of(self.schema, e.kind), []).append(e)
+        return list(out.values())
+
+    def pooled(self, a: Entity, b: Entity) -> bool:
+        """Whether a group question may set ``a`` beside ``b`` (same declared pool)."""
+        return pool_of(self.schema, a.kind) == pool_of(self.schema, b.kind)
+
+    def is_user(self, entity: Entity) -> bool:
+        return is_user(self.schema, entity.kind)
+
+    def transforms(self, entity: Entity, attr: str) -> tuple[str, ...]:
+        return transforms_of(self.schema, entity.kind, attr)
 
     def attribute(self, entity: Entity, attr: str) -> Attribute:
         return self.schema.attributes_of(entity.kind)[attr]
@@ -58,16 +85,24 @@ class QAContext:
         refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
         return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
 
-    def askable(self, entity: Entity) -> list[str]:
-        """Attributes a question may ask about: not the ones the entity is named by
-        (asking "my mother"'s relation gives itself away), not gender, and not one that
-        changes in the timeline (its questions are the knowledge-update and temporal
-        kinds', which read the history; the others assume one value)."""
+    def askable(self, entity: Entity, question: str | None = None) -> list[str]:
+        """Attributes a question (of kind ``question``) may ask about: not the ones the
+        entity is named by (asking "my mother"'s relation gives itself away), not those
+        the schema says are never asked, only kinds the attribute allows, and not one
+        that changes in the timeline (its questions are the knowledge-update and
+        temporal kinds', which read the history; the others assume one value)."""
         named_by = set(self.naming(entity))
+        kind = entity.kind
         return [
             a
             for a, fact in entity.facts.items()
-            if a not in named_by and a != "gender" and not fact.history
+            if a not in named_by
+            and not fact.history
+            and (
+                asked_by(self.schema, kind, a, question)
+                if question
+                else is_asked(self.schema, kind, a)
+            )
         ]
 
     def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
@@ -121,8 +156,18 @@ class QAContext:
         return own, foreign
 
     def ordered(self, entity: Entity, attr: str) -> bool:
-        a = self.attribute(entity, attr)
-        return a.type in ORDERED_TYPES or (a.type == "categorical" and a.ordered)
+        return is_ordered(self.attribute(entity, attr))
+
+    def more(self, entity: Entity, attr: str, key: str) -> str:
+        """The comparative word (``higher``/``later``): the attribute's own in the schema,
+        else the locale's for it or in general."""
+        own = word(self.schema, entity.kind, attr, self.loc.code, key)
+        return own if own is not None else self.loc.questions.more(key, attr)
+
+    def predicate(self, entity: Entity, attr: str, op: str) -> str:
+        """An aggregative predicate (``{value}`` to fill), the attribute's own first."""
+        own = word(self.schema, entity.kind, attr, self.loc.code, op)
+        return own if own is not None else self.loc.questions.predicate(op, attr)
 
     def label(self, entity: Entity, attr: str) -> str:
         return self.attribute(entity, attr).label.get(self.loc.code, attr.replace("_", " "))

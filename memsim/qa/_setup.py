@@ -11,7 +11,7 @@ from memsim.qa._choices import POOL_START, ValuePool
 from memsim.qa._context import QAContext
 from memsim.sampling import ProfileSampler
 from memsim.schema import Schema
-from memsim.verbalize import TemplateVerbalizer, load_locale
+from memsim.verbalize import TemplateVerbalizer, schema_locale
 
 NOISE_PROFILES = 300
 """Profiles the noisy kind draws its look-alike messages from."""
@@ -19,7 +19,7 @@ NOISE_PROFILES = 300
 
 def make_context(schema: Schema, seed: int) -> QAContext:
     net = BRNet(schema)
-    locale = load_locale(schema.locale)
+    locale = schema_locale(schema)
     noise = tuple(
         ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
     )

@@ -152,11 +152,18 @@ def aggregative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
     # about the user: "how many of us" (the user and the people of their life)
-    group = ctx.with_user(profile) if scenario == "user" else ctx.group(profile, scenario)
+    if scenario == "user":
+        group = ctx.with_user(profile)
+    else:
+        pools = ctx.pools(ctx.group(profile, scenario))
+        pick = int(rng.integers(len(pools))) if len(pools) > 1 else 0
+        group = pools[pick] if pools else []
     if len(group) < 2:
         return None
     shared = [
-        a for a in ctx.askable(group[0]) if all(a in e.facts and a in ctx.askable(e) for e in group)
+        a
+        for a in ctx.askable(group[0], "aggregative")
+        if all(a in e.facts and a in ctx.askable(e, "aggregative") for e in group)
     ]
     shared = [
         a for a in shared if ctx.attribute(group[0], a).type != "text" and ctx.comparable(group, a)
@@ -176,7 +183,7 @@ def aggregative(
     if numbers is None:
         return None
     shown = ctx.display(group[0], attr, threshold)
-    predicate = ctx.loc.questions.predicate(op, attr).format(value=shown)
+    predicate = ctx.predicate(group[0], attr, op).format(value=shown)
     question = ctx.wording("aggregative", scenario, rng).format(
         group=ctx.group_label(group, plural=True),
         label=ctx.label(group[0], attr),

@@ -81,8 +81,9 @@ def comparative(
     candidates = [
         (a, b, attr)
         for a, b in itertools.permutations(group, 2)
-        for attr in ctx.askable(a)
+        for attr in ctx.askable(a, "comparative")
         if attr in b.facts
+        and ctx.pooled(a, b)
         and ctx.ordered(a, attr)
         and ctx.comparable((a, b), attr)
         and attr in ctx.askable(b)
@@ -103,7 +104,7 @@ def comparative(
     words = ctx.loc.questions.comparative_options
     kind = ctx.attribute(a, attr).type
     key = "later" if kind in ("month_day", "date", "datetime") else "higher"
-    more = ctx.loc.questions.more(key, attr)
+    more = ctx.more(a, attr, key)
     who_a, who_b = ctx.who(a), ctx.who(b)
     question = ctx.wording("comparative", scenario, rng).format(
         a=who_a, b=who_b, label=ctx.label(a, attr), more=more

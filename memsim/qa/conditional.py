@@ -29,7 +29,7 @@ def conditional(
     if not group:
         return None
     entity = group[int(rng.integers(len(group)))]
-    attrs = ctx.askable(entity)
+    attrs = ctx.askable(entity, "conditional")
     if len(attrs) < 2:
         return None
     target, cond = (str(a) for a in rng.choice(attrs, size=2, replace=False))

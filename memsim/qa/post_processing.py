@@ -1,9 +1,10 @@
 """Post-processing questions: the answer is a transform of remembered facts.
 
 Transforms (each registered by name, recorded in the provenance with its parameters):
-``digit_sum`` (sum of the last k digits of a number-like value), ``age_difference``
-(absolute difference of two integer facts), ``days_between`` (absolute number of days
-between two dated facts), ``season`` (of a month-day, by the locale's season table),
+``digit_sum`` (sum of the last k digits of a number-like value), ``difference``
+(absolute difference of two integer facts; ``age_difference`` is the same, worded for
+ages), ``days_between`` (absolute number of days between two dated facts), ``season``
+(of a month-day, by the locale's season table),
 ``weekday`` (of a date-time) and ``email_domain``. Guarantees: the answer is computed
 by the transform from the profile's values; numeric answers are flattened to uniform
 over their likely values given who the question names (:func:`flat_options`) and take a
@@ -34,13 +35,15 @@ DRAWS = 32
 """Draws of the chosen transform before giving it up (transforms come out in about
 equal shares, so numeric ones are at least half of a scenario's)."""
 Transform = Callable[[QAContext, list[Entity], np.random.Generator], Draft | None]
-TRANSFORMS: dict[str, tuple[str, Transform]] = {}
-"""name -> (scenario, builder)"""
+TRANSFORMS: dict[str, Transform] = {}
+"""name -> builder; which attributes a transform may use is the schema's say
+(:func:`memsim.schema.transforms_of`)."""
 
 
-def transform(name: str, scenario: str) -> Callable[[Transform], Transform]:
+def transform(*names: str) -> Callable[[Transform], Transform]:
     def register(fn: Transform) -> Transform:
-        TRANSFORMS[name] = (scenario, fn)
+        for name in names:
+            TRANSFORMS[name] = fn
         return fn
 
     return register
@@ -81,21 +84,29 @@ def _draft(
     )
 
 
-def _with(
-    group: list[Entity], attr: str, kind_type: Callable[[Entity], bool] | None = None
-) -> list[Entity]:
-    return [e for e in group if attr in e.facts and (kind_type is None or kind_type(e))]
+def _typed(ctx: QAContext, group: list[Entity], name: str) -> list[tuple[Entity, str]]:
+    """The (entity, attribute) pairs of the group that transform ``name`` may use."""
+    return [
+        (e, a)
+        for e in group
+        for a in ctx.askable(e, "post_processing")
+        if name in ctx.transforms(e, a)
+    ]
 
 
-def _typed(ctx: QAContext, group: list[Entity], types: tuple[str, ...]) -> list[tuple[Entity, str]]:
-    return [(e, a) for e in group for a in ctx.askable(e) if ctx.attribute(e, a).type in types]
+def available(ctx: QAContext, group: list[Entity]) -> list[str]:
+    """The transforms some attribute of the group allows, in registration order."""
+    allowed = {
+        t for e in group for a in ctx.askable(e, "post_processing") for t in ctx.transforms(e, a)
+    }
+    return [name for name in TRANSFORMS if name in allowed]
 
 
-@transform("digit_sum", "roles")
+@transform("digit_sum")
 def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
     pairs = [
         (e, a)
-        for e, a in _typed(ctx, group, ("text",))
+        for e, a in _typed(ctx, group, "digit_sum")
         if sum(c.isdigit() for c in str(e.facts[a].value)) >= 6
     ]
     if not pairs:
@@ -122,35 +133,49 @@ def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) ->
     )
 
 
-@transform("age_difference", "roles")
-def _age_difference(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    people = _with(group, "age")
-    if len(people) < 2:
-        return None
-    a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
-    answer = abs(int(a.facts["age"].value) - int(b.facts["age"].value))
-    numbers = flat_options(answer, pool_share(ctx, [(a, "age"), (b, "age")], age_gap), rng)
-    if numbers is None:
-        return None
-    options = [str(n) for n in numbers]
-    question = ctx.choose(ctx.loc.questions.post_processing["age_difference"], rng).format(
-        a=ctx.who(a), b=ctx.who(b)
-    )
-    return _draft(
-        ctx,
-        "age_difference",
-        question,
-        options[0],
-        options,
-        (ctx.ref(a, "age"), ctx.ref(b, "age")),
-        {"entities": [a.id, b.id], "attribute": "age"},
-        answer,
-    )
+def _difference(name: str) -> Transform:
+    """The absolute difference of two entities' values of one integer attribute that
+    allows transform ``name`` (``age_difference``, worded for ages, or ``difference``)."""
+
+    def build(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
+        pairs = _typed(ctx, group, name)
+        attrs = list(dict.fromkeys(a for _, a in pairs))
+        if not attrs:
+            return None
+        attr = attrs[int(rng.integers(len(attrs)))] if len(attrs) > 1 else attrs[0]
+        people = [e for e, x in pairs if x == attr]
+        if len(people) < 2:
+            return None
+        a, b = (people[i] for i in rng.choice(len(people), size=2, replace=False))
+        answer = abs(int(a.facts[attr].value) - int(b.facts[attr].value))
+        numbers = flat_options(answer, pool_share(ctx, [(a, attr), (b, attr)], age_gap), rng)
+        if numbers is None:
+            return None
+        options = [str(n) for n in numbers]
+        question = ctx.choose(ctx.loc.questions.post_processing[name], rng).format(
+            a=ctx.who(a), b=ctx.who(b), label=ctx.label(a, attr)
+        )
+        return _draft(
+            ctx,
+            name,
+            question,
+            options[0],
+            options,
+            (ctx.ref(a, attr), ctx.ref(b, attr)),
+            {"entities": [a.id, b.id], "attribute": attr},
+            answer,
+        )
+
+    return build
 
 
-@transform("season", "roles")
+transform("age_difference")(_difference("age_difference"))
+transform("difference")(_difference("difference"))
+
+
+@transform("season")
 def _season(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    pairs = _typed(ctx, group, ("month_day",))
+    pairs = _typed(ctx, group, "season")
     if not pairs:
         return None
     entity, attr = pairs[int(rng.integers(len(pairs)))]
@@ -172,9 +197,9 @@ def _season(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Dr
     )
 
 
-@transform("email_domain", "roles")
+@transform("email_domain")
 def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    pairs = [(e, a) for e, a in _typed(ctx, group, ("text",)) if "@" in str(e.facts[a].value)]
+    pairs = [(e, a) for e, a in _typed(ctx, group, "email_domain") if "@" in str(e.facts[a].value)]
     if not pairs:
         return None
     entity, attr = pairs[int(rng.integers(len(pairs)))]
@@ -208,17 +233,13 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     )
 
 
-def _datetimes(ctx: QAContext, group: list[Entity]) -> list[tuple[Entity, str]]:
-    return _typed(ctx, group, ("datetime", "date"))
-
-
 def _day(entity: Entity, attr: str) -> dt.date:
     return dt.date.fromisoformat(str(entity.facts[attr].value)[:10])
 
 
-@transform("days_between", "events")
+@transform("days_between")
 def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    dated = _datetimes(ctx, group)
+    dated = _typed(ctx, group, "days_between")
     if len(dated) < 2:
         return None
     (a, attr_a), (b, attr_b) = (dated[i] for i in rng.choice(len(dated), size=2, replace=False))
@@ -243,9 +264,9 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     )
 
 
-@transform("weekday", "events")
+@transform("weekday")
 def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
-    dated = _datetimes(ctx, group)
+    dated = _typed(ctx, group, "weekday")
     if not dated:
         return None
     entity, attr = dated[int(rng.integers(len(dated)))]
@@ -280,13 +301,16 @@ def post_processing(
 ) -> Draft | None:
     if scenario == "user":
         return _about_user(ctx, profile, rng)
-    names = [n for n, (s, _) in TRANSFORMS.items() if s == scenario]
+    group = ctx.group(profile, scenario)
+    names = available(ctx, group)
+    if not names:
+        return None
     name = names[int(rng.integers(len(names)))]
     # draw again with the same transform: returning None would let the caller draw
     # another one, and the numeric transforms, whose flattening rejects most draws,
     # would become rare
     for _ in range(DRAWS):
-        draft = TRANSFORMS[name][1](ctx, ctx.group(profile, scenario), rng)
+        draft = TRANSFORMS[name](ctx, group, rng)
         if draft is not None:
             return Draft(**{**draft.__dict__, "scenario": scenario})
     return None
@@ -308,12 +332,12 @@ def _about_user(ctx: QAContext, profile: Profile, rng: np.random.Generator) -> D
         if not people or "age" not in user[0].facts:
             return None
         other = people[int(rng.integers(len(people)))]
-        draft = TRANSFORMS[name][1](ctx, [other, user[0]], rng)
+        draft = TRANSFORMS[name](ctx, [other, user[0]], rng)
         if draft is None or draft.params["entities"] != [other.id, user[0].id]:
             return None  # the user is named last ("my father and I")
         return Draft(**{**draft.__dict__, "scenario": "user"})
     wording = ctx.loc.questions.by_scenario.get("user", {}).get(f"post_processing.{name}")
-    draft = TRANSFORMS[name][1](ctx, user, rng)
+    draft = TRANSFORMS[name](ctx, user, rng)
     if draft is None or not wording:
         return None
     question = ctx.choose(wording, rng).format(

@@ -29,7 +29,9 @@ def simple(
     if not group:
         return None
     entity = group[int(rng.integers(len(group)))]
-    attrs = ctx.askable(entity)
+    attrs = ctx.askable(entity, "simple")
+    if not attrs:
+        return None
     attr = attrs[int(rng.integers(len(attrs)))]
     given = ctx.revealed(entity, ctx.naming(entity), attr)
     if given is None or not ctx.accept(entity, attr, rng, given):

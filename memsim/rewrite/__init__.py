@@ -18,7 +18,7 @@ from memsim.rewrite._pass import (
     Rewriter,
     clean,
 )
-from memsim.rewrite._prompts import RewritePrompts, load_prompts
+from memsim.rewrite._prompts import RewritePrompts, load_prompts, prompts_for
 from memsim.rewrite._run import (
     RUNS_LOG,
     cache_folder,
@@ -40,6 +40,7 @@ __all__ = [
     "log_run",
     "message_problems",
     "open_rewriter",
+    "prompts_for",
     "question_phrases",
     "question_problems",
     "rewrite_vocabulary",

@@ -90,7 +90,7 @@ def question_phrases(record: Record, profile: Profile, ctx: QAContext) -> list[s
         return []  # its answerable questions must read exactly as its unanswerable ones
     entity = profile.entity(params["entity"])
     phrases = [ctx.label(entity, params["attribute"])]
-    if entity.kind != "user":  # the user is "I": the question says "my ..."
+    if not ctx.is_user(entity):  # the user is "I": the question says "my ..."
         phrases.append(ctx.who(entity))
     if "condition" in params:
         phrases += [ctx.label(entity, params["condition"]), str(params["condition_value"])]

@@ -38,7 +38,8 @@ from memsim.rewrite._checks import (
     rewrite_vocabulary,
     stated_facts,
 )
-from memsim.rewrite._prompts import load_prompts
+from memsim.rewrite._prompts import prompts_for
+from memsim.schema import user_kind
 
 Text = TypeVar("Text", Turn, QA)
 """What the pass rewrites: a turn's text or a question."""
@@ -112,7 +113,7 @@ class Rewriter:
         self.ctx = ctx
         self.profiles = profiles
         self.options = options
-        self.prompts, self.prompts_sha256 = load_prompts(ctx.loc.code)
+        self.prompts, self.prompts_sha256 = prompts_for(ctx.loc)
         self.vocab = rewrite_vocabulary(ctx)
         self.noise = {p.id: p for p in ctx.noise_profiles}
         self.account = RewriteAccount()
@@ -155,7 +156,8 @@ class Rewriter:
 
     async def _record(self, record: Record, profile: Profile) -> Record:
         """The record with its turns (and question) rewritten; its profile given."""
-        users = profile.of_kind("user")
+        kind = user_kind(self.ctx.schema)
+        users = profile.of_kind(kind) if kind else []
         user = users[0] if users else None
         sessions = []
         for session in record.sessions:
@@ -212,7 +214,7 @@ class Rewriter:
         user's voice (as of the item's time) and verified, or kept; the path taken is
         counted in ``paths``."""
         persona = self.prompts.persona_text(
-            user, self.ctx.loc, dt.datetime.fromisoformat(item.time)
+            user, self.ctx.schema, self.ctx.loc, dt.datetime.fromisoformat(item.time)
         )
         o = self.options
         text, path = await self._attempts(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from memsim._yaml import safe_load
 from memsim.llm import ChatRequest
 from memsim.profile import Entity
+from memsim.schema import Schema, persona_attributes
 from memsim.verbalize import LocaleData, render_value, value_at
+from memsim.verbalize._locale import LOCALE_PATH_ENV, locale_dirs
 from memsim.verbalize._render import template_fields
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
@@ -35,9 +38,9 @@ class RewritePrompts(BaseModel):
     """Instructions for rephrasing a question; ``{persona}``."""
     persona: str
     """How the persona is introduced; ``{fields}``."""
-    persona_fields: list[str]
-    """One clause per user attribute (``{age}``); a clause whose attribute the user
-    lacks is left out."""
+    persona_field: str
+    """One clause per persona attribute of the user (``{label}``, ``{value}``, the value
+    with its unit); the schema says which attributes (``persona: true``)."""
     persona_join: str
     message: str
     """The user turn for a message; ``{text}``."""
@@ -52,6 +55,7 @@ class RewritePrompts(BaseModel):
             "system": {"persona"},
             "question_system": {"persona"},
             "persona": {"fields"},
+            "persona_field": {"label", "value"},
             "message": {"text"},
             "question": {"text"},
             "retry": {"attempt"},
@@ -62,18 +66,20 @@ class RewritePrompts(BaseModel):
                 raise ValueError(f"{name}: unknown tokens {sorted(found - tokens)}")
         return self
 
-    def persona_text(self, user: Entity | None, loc: LocaleData, when: dt.datetime) -> str:
+    def persona_text(
+        self, user: Entity | None, schema: Schema, loc: LocaleData, when: dt.datetime
+    ) -> str:
         if user is None:
             return ""
         clauses = []
-        for clause in self.persona_fields:
-            names = template_fields(clause)
-            if all(n in user.facts for n in names):
-                values = {
-                    n: render_value(user.facts[n], value_at(user.facts[n], when), loc, when)
-                    for n in names
-                }
-                clauses.append(clause.format(**values))
+        for name in persona_attributes(schema):
+            if name in user.facts:
+                attr = schema.attributes_of(user.kind)[name]
+                value = render_value(user.facts[name], value_at(user.facts[name], when), loc, when)
+                if attr.unit:
+                    value = loc.with_unit.format(value=value, unit=attr.unit)
+                label = attr.label.get(loc.code, name.replace("_", " "))
+                clauses.append(self.persona_field.format(label=label, value=value))
         return self.persona.format(fields=self.persona_join.join(clauses)) if clauses else ""
 
     def message_request(
@@ -103,25 +109,42 @@ class RewritePrompts(BaseModel):
         user = turn.format(text=text)
         if attempt > 0:
             user += "\n\n" + self.retry.format(attempt=attempt + 1)
-        return ChatRequest(
-            (("system", system.format(persona=persona).strip()), ("user", user)),
-            temperature=temperature,
-            max_tokens=max_tokens,
+        return ChatRequest.system_user(
+            system.format(persona=persona).strip(), user, temperature, max_tokens
         )
+
+
+def prompt_files(code: str) -> list[Path]:
+    """Where a locale's prompts may be, in search order: ``<code>.prompts.yaml`` in the
+    folders of MEMSIM_LOCALE_PATH, then the bundled ``prompts/<code>.yaml``."""
+    extra = [d / f"{code}.prompts.yaml" for d in locale_dirs()[1:]]
+    return [*extra, PROMPTS_DIR / f"{code}.yaml"]
 
 
 @lru_cache(maxsize=8)
 def load_prompts(code: str) -> tuple[RewritePrompts, str]:
-    """The prompts of a locale and the sha256 of their file."""
-    path = PROMPTS_DIR / f"{code}.yaml"
-    if not path.exists():
+    """The prompts of a locale (the first file found) and the sha256 of that file."""
+    path = next((p for p in prompt_files(code) if p.exists()), None)
+    if path is None:
         known = ", ".join(sorted(p.stem for p in PROMPTS_DIR.glob("*.yaml")))
         raise ValueError(
-            f"no LLM rewrite prompts for locale '{code}' (bundled: {known}); "
-            f"add {path.name} under memsim/rewrite/prompts/"
+            f"no LLM rewrite prompts for locale '{code}' (bundled: {known}); add "
+            f"{code}.prompts.yaml to a folder of {LOCALE_PATH_ENV} or "
+            f"rewrite_prompts to the locale data"
         )
     data = path.read_bytes()
     prompts = RewritePrompts.model_validate(safe_load(data, str(path)))
     if prompts.code != code:
         raise ValueError(f"{path}: code is '{prompts.code}', expected '{code}'")
     return prompts, hashlib.sha256(data).hexdigest()
+
+
+def prompts_for(loc: LocaleData) -> tuple[RewritePrompts, str]:
+    """The rewrite prompts of a locale's data: its language's file with the data's
+    ``rewrite_prompts`` (a schema's overlay, for instance) over it, and their sha256."""
+    prompts, digest = load_prompts(loc.code)
+    if not loc.rewrite_prompts:
+        return prompts, digest
+    merged = RewritePrompts.model_validate(prompts.model_dump() | loc.rewrite_prompts)
+    extra = json.dumps(loc.rewrite_prompts, sort_keys=True, ensure_ascii=False)
+    return merged, hashlib.sha256((digest + extra).encode()).hexdigest()

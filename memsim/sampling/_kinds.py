@@ -42,6 +42,7 @@ from memsim.schema import (
     Gaussian,
     PersonName,
     Phone,
+    Schema,
     Template,
     UniformInt,
     combination,
@@ -184,12 +185,19 @@ def sample_date(node: Node, batch: Batch) -> Column:
     return days * 1440 + minute
 
 
+def _faker_locale(schema: Schema) -> str:
+    """The schema's Faker locale, from its locale data (the language's file and overlay)."""
+    from memsim.verbalize import faker_locale  # locale data, read at sampling time
+
+    return faker_locale(schema)
+
+
 @lru_cache(maxsize=16)
 def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float64]]]:
-    """Faker's first (male, female) and last names with their weights for a locale."""
+    """Faker's first (male, female) and last names with their weights for a Faker locale."""
     from faker import Faker
 
-    fake = Faker({"en": "en_US", "zh": "zh_CN"}.get(locale, locale))
+    fake = Faker(locale)
     provider = next(p for p in fake.providers if hasattr(p, "first_names_male"))
     out = {}
     for key, attr in (
@@ -216,7 +224,7 @@ def _name_arrays(locale: str) -> dict[str, tuple[Strings, NDArray[np.float64]]]:
 def sample_person_name(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, PersonName)
-    lists = _name_arrays(dist.locale or batch.net.schema.locale)
+    lists = _name_arrays(dist.locale or _faker_locale(batch.net.schema))
     u_first = batch.u(node, 0)
     firsts = np.empty(batch.n, dtype=object)
     if dist.gender is None:

@@ -27,8 +27,8 @@ with ``who``, ``s`` (the verb ending that agrees with ``who``: "I work" / "she w
 ``a`` ("a" or "an" before the value), ``value`` (the fact) and ``unit``."""
 
 _KINDS_FOR_TYPE = {
-    "categorical": d.DISCRETE_KINDS,
-    "integer": d.NUMERIC_KINDS,
+    "categorical": (*d.DISCRETE_KINDS, *d.DERIVED_KINDS),
+    "integer": (*d.NUMERIC_KINDS, *d.DERIVED_KINDS),
     "date": d.DATE_KINDS,
     "datetime": d.DATE_KINDS,
     "month_day": d.DATE_KINDS,
@@ -57,7 +57,9 @@ def check_schema(schema: Schema) -> list[Problem]:
             continue
         for name, (attr, path) in schema.attribute_sources(kind).items():
             problems += _AttributeChecker(schema, kind, name, attr, path).run()
-    return problems
+    from memsim.schema._declared import check_declarations  # it imports Problem from here
+
+    return problems + check_declarations(schema)
 
 
 def _check_tokens(
@@ -313,6 +315,13 @@ class _AttributeChecker:
             )
         if dist.hours is not None and not 0 <= dist.hours[0] <= dist.hours[1] <= 23:
             self.add((*self.dist_path, "hours"), "hours must satisfy 0 <= first <= last <= 23")
+
+    def _check_derived(self, refs: dict[str, NodeKey]) -> None:
+        from memsim.schema._derived import check_derived  # it imports Problem from here
+
+        targets = {ref: self._ref_attr(key) for ref, key in refs.items()}
+        for path, message in check_derived(self.schema, self.attr, targets):
+            self.add((*self.dist_path, *path), message)
 
     def _check_person_name(self, refs: dict[str, NodeKey]) -> None:
         dist = self.attr.dist

@@ -222,6 +222,26 @@ class Template(_Dist):
         return ([self.given] if self.given else []) + list(self.uses)
 
 
+class Derived(_Dist):
+    """A deterministic function of other attributes (memsim.sampling._derived): exactly
+    one of ``bins`` (a categorical label per range of one integer attribute), ``lookup``
+    (a categorical value per value, or ``a|b`` combination, of categorical attributes)
+    or ``expr`` (integer arithmetic over integer attributes: ``+ - * // %``, brackets
+    and integer constants, each attribute named by the last part of its reference)."""
+
+    kind: Literal["derived"]
+    of: list[str] = Field(min_length=1)
+    bins: dict[str, int] | None = None
+    """Label -> the lowest value it covers, increasing; the labels are the values."""
+    lookup: dict[str, str] | None = None
+    default: str | None = None
+    """The lookup's value for combinations it does not list."""
+    expr: str | None = None
+
+    def references(self) -> list[str]:
+        return list(self.of)
+
+
 Distribution = Annotated[
     Categorical
     | Table
@@ -233,7 +253,8 @@ Distribution = Annotated[
     | Phone
     | Digits
     | Email
-    | Template,
+    | Template
+    | Derived,
     Field(discriminator="kind"),
 ]
 
@@ -241,3 +262,4 @@ DISCRETE_KINDS = ("categorical", "table", "copy")
 NUMERIC_KINDS = ("gaussian", "uniform_int")
 DATE_KINDS = ("date_uniform",)
 TEXT_KINDS = ("person_name", "phone", "digits", "email", "template")
+DERIVED_KINDS = ("derived",)

@@ -84,7 +84,9 @@ def load_schema(path: str | FsPath) -> Schema:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError([f"{path}: cannot read schema: {exc}"]) from exc
-    return parse_schema(text, str(path))
+    schema = parse_schema(text, str(path))
+    schema._source = str(path)  # a locale_overlay path is relative to it
+    return schema
 
 
 def parse_schema(text: str, filename: str = "<schema>") -> Schema:
@@ -156,3 +158,22 @@ def _check_cycles(schema: Schema) -> list[Problem]:
         return []
     chain = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
     return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
+
+
+def schema_warnings(path: str | FsPath) -> list[str]:
+    """What ``question_warnings`` finds in a schema file that loads, as
+    ``file:line:col: warning: ...`` lines (the schema must load: see load_schema)."""
+    from memsim.schema._declared import question_warnings
+
+    text = FsPath(path).read_text(encoding="utf-8")
+    schema = parse_schema(text, str(path))
+    loader = Loader(text)
+    try:
+        source = _SourceMap(loader.get_single_node())
+    finally:
+        loader.dispose()
+    found = sorted(
+        {(source.locate(p.path), p.message) for p in question_warnings(schema)},
+        key=lambda f: (f[0].line, f[0].col, f[1]),
+    )
+    return [f"{path}:{pos.line}:{pos.col}: warning: {msg}" for pos, msg in found]

@@ -11,14 +11,22 @@ import datetime as dt
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from memsim.schema._distributions import Distribution
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""Version 2 declares what the code needs to know about kinds and attributes (``role``,
+``asked``, ``questions``, ``transforms``, ``words``, ``persona``, ``pool``); version 1
+files keep working, their meaning inferred from the names they use (memsim.schema._meaning)."""
 
 AttributeType = Literal["categorical", "integer", "date", "datetime", "month_day", "text"]
 Scenario = Literal["user", "roles", "events", "items", "places"]
+Role = Literal["name", "time", "location", "workplace"]
+"""What an attribute means to the trajectory: ``name`` names the entity; ``time`` is
+when it happens (a date-time: messages sent in the two hours after it are sent there);
+``location`` is where it is (the user's: the city messages are sent from; an event's:
+the city while it lasts); ``workplace`` is where the user is on weekdays 9-18."""
 
 
 class _Frozen(BaseModel):
@@ -72,6 +80,23 @@ class Attribute(_Frozen):
     """Draw without replacement across the slots of the kind."""
     dist: Distribution
     changes: Change | None = None
+    role: Role | None = None
+    asked: bool | None = None
+    """Whether questions may ask this attribute (default: yes; format 1 infers no for
+    ``gender``, as before)."""
+    questions: list[str] | None = None
+    """The QA kinds that may ask this attribute (default: every kind its type suits)."""
+    transforms: list[str] | None = None
+    """The post-processing transforms that may use it (default: inferred from the type and
+    distribution, ``memsim graph info`` lists them): ``digit_sum``, ``difference``,
+    ``season``, ``email_domain``, ``days_between``, ``weekday``."""
+    persona: bool | None = None
+    """A user attribute that sets the tone of LLM rewrites (format 1 infers age, gender,
+    occupation and personality)."""
+    words: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Per locale, comparison words for this attribute, over the locale's general ones:
+    ``higher``/``later`` (comparative) and ``eq gt ge lt le before after`` (aggregative
+    predicates, with ``{value}``), e.g. ``{zh: {higher: 更大, gt: 大于{value}}}``."""
     label: dict[str, str] = Field(default_factory=dict)
     """The attribute's name per locale, as questions say it ("age", "work city")."""
     phrasings: dict[str, list[str]] = Field(default_factory=dict)
@@ -90,6 +115,9 @@ class EntityKind(_Frozen):
     refer: dict[str, str] = Field(default_factory=dict)
     """Per locale, how the user names one entity of the kind, e.g. ``my {relation}``."""
     label: dict[str, str] = Field(default_factory=dict)
+    pool: str | None = None
+    """Kinds with the same ``pool`` are asked about together in group questions
+    (comparisons, counts); by default any kinds of the scenario that share the attribute."""
 
 
 class Timeline(_Frozen):
@@ -104,7 +132,7 @@ class Schema(_Frozen):
         extra="forbid", frozen=True, allow_inf_nan=False, ignored_types=(cached_property,)
     )
 
-    format_version: Literal[1]
+    format_version: Literal[1, 2]
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     version: str = Field(min_length=1)
     locale: str = Field(min_length=2)
@@ -113,6 +141,16 @@ class Schema(_Frozen):
     domains: dict[str, list[str]] = Field(default_factory=dict)
     attribute_sets: dict[str, dict[str, Attribute]] = Field(default_factory=dict)
     entities: dict[str, EntityKind] = Field(min_length=1)
+    locale_overlay: dict[str, dict[str, object]] | str | None = None
+    """Wording of this schema per locale code, merged over the package's locale data
+    (chit-chat, prefaces, question wording, comparison words, the Faker locale, LLM
+    prompts), or the path of a YAML file holding it, relative to the schema."""
+    _source: str | None = PrivateAttr(default=None)
+    """The file the schema was read from (set by the loader), for ``locale_overlay`` paths."""
+
+    @property
+    def source(self) -> str | None:
+        return self._source
 
     def attributes_of(self, kind: str) -> dict[str, Attribute]:
         """The kind's attributes after ``include`` expansion, in declaration order."""

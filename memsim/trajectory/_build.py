@@ -31,6 +31,7 @@ import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import QA_KINDS, Draft, Message, QAContext
+from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
@@ -316,21 +317,30 @@ def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:
 
 
 def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:
-    user = profile.of_kind("user")[0] if profile.of_kind("user") else None
-    city_fact = user.facts.get("work_city") if user else None
+    """Where the user is at ``when``: at an entity whose ``time`` began in the last two
+    hours (in its ``location``), else at their ``workplace`` on weekdays 9-18, else at
+    home; in the user's ``location`` unless an entity's says otherwise."""
+    schema = ctx.schema
+    kind = user_kind(schema)
+    user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None
+    city_attr = location_attribute(schema, user.kind) if user else None
+    city_fact = user.facts.get(city_attr) if user and city_attr else None
     city = str(value_at(city_fact, when)) if city_fact else ""
     spot = ctx.loc.home
     for event in profile.entities:
-        start = event.facts.get("time")
+        time_attr = time_attribute(schema, event.kind)
+        start = event.facts.get(time_attr) if time_attr else None
         if start is not None and start.type == "datetime":
             begins = dt.datetime.fromisoformat(str(start.value))
             if begins <= when <= begins + dt.timedelta(hours=2):
                 spot = ctx.who(event)
-                location = event.facts.get("location")
+                where = location_attribute(schema, event.kind)
+                location = event.facts.get(where) if where else None
                 city = str(location.value) if location is not None else city
                 break
     else:
-        employer = user.facts.get("employer") if user else None
+        work_attr = workplace_attribute(schema, user.kind) if user else None
+        employer = user.facts.get(work_attr) if user and work_attr else None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
             spot = str(employer.value)
     return ctx.loc.place.format(spot=spot, city=city) if city else spot

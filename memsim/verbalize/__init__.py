@@ -1,6 +1,7 @@
 """Stage 5: facts become user messages (offline templates by default)."""
 
 from memsim.verbalize._locale import LocaleData, load_locale
+from memsim.verbalize._overlay import faker_locale, merge, overlay_of, schema_locale
 from memsim.verbalize._render import (
     capitalize_first,
     parse_when,
@@ -22,7 +23,10 @@ __all__ = [
     "LocaleData",
     "TemplateVerbalizer",
     "capitalize_first",
+    "faker_locale",
     "load_locale",
+    "merge",
+    "overlay_of",
     "parse_when",
     "refer",
     "relative_form",
@@ -33,5 +37,6 @@ __all__ = [
     "render_month_day",
     "render_value",
     "resolve_relative",
+    "schema_locale",
     "value_at",
 ]

@@ -200,6 +200,11 @@ class LocaleData(_Strict):
     with_unit: str = "{value} {unit}"
     """A value with its unit, as answers and options write it ("36 years", "36岁")."""
     recognise: Recognise = Field(default_factory=Recognise)
+    faker: str | None = None
+    """Faker's locale for generated names ("en_US", "zh_CN"); the code itself when unset."""
+    rewrite_prompts: dict[str, str] = Field(default_factory=dict)
+    """LLM rewrite prompts over the language's prompt file, key by key (``system``,
+    ``persona_field``, ...; see memsim.rewrite.RewritePrompts)."""
 
     def article_for(self, value: str) -> str:
         return self.article_before_vowel if value[:1].lower() in self.vowels else self.article

@@ -10,7 +10,7 @@ import numpy as np
 
 from memsim._registry import Registry, registry
 from memsim.profile import Entity, Fact
-from memsim.schema import Schema
+from memsim.schema import Schema, is_user
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import (
     refer,
@@ -57,7 +57,7 @@ class TemplateVerbalizer:
         attr = self.schema.attributes_of(entity.kind)[fact.attribute]
         value = render_value(fact, value_at(fact, when), self.loc, when)
         who = self.who(entity, when)
-        forms = self.loc.self_forms if entity.kind == "user" else self.loc.other_forms
+        forms = self.loc.self_forms if is_user(self.schema, entity.kind) else self.loc.other_forms
         tokens = {
             name: render_value(
                 entity.facts[name], value_at(entity.facts[name], when), self.loc, when

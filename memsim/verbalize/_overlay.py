@@ -1,0 +1,87 @@
+"""A schema's own wording, merged over its language's locale data.
+
+A schema of another domain says its own chit-chat, noisy prefaces, question wording,
+comparison words, Faker locale and LLM rewrite prompts without forking the language
+file: ``locale_overlay`` holds, per locale code, a partial locale file (inline, or in a
+YAML file named relative to the schema). Search order for what a dataset uses:
+
+1. the schema's ``locale_overlay`` for its ``locale`` (a mapping merges key by key into
+   the mapping below it; a list or a string replaces what it overrides);
+2. ``<locale>.yaml`` in the folders of ``MEMSIM_LOCALE_PATH``, in order, else the
+   bundled ``memsim/verbalize/locales/<locale>.yaml`` (the first found is used).
+
+Guarantees: the same schema gives the same merged data; an overlay that does not map
+onto :class:`LocaleData` is an error naming the schema (or overlay file) and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from memsim.schema import Schema
+from memsim.verbalize._locale import LocaleData, load_locale, locale_dirs
+
+
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` merged into ``base``: mappings key by key, anything else replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def overlay_of(schema: Schema) -> tuple[dict[str, Any], str]:
+    """The schema's overlays per locale code and where they were written (for errors)."""
+    where = schema.source or f"schema {schema.name}"
+    raw = schema.locale_overlay
+    if raw is None:
+        return {}, where
+    if isinstance(raw, str):
+        base = Path(schema.source).parent if schema.source else Path.cwd()
+        path = base / raw
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise ValueError(f"{where}: locale_overlay {str(path)!r}: cannot read: {exc}") from None
+        where = str(path)
+        if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+            raise ValueError(f"{where}: a locale overlay maps locale codes to locale data")
+    return dict(raw), where
+
+
+def schema_locale(schema: Schema) -> LocaleData:
+    """The locale data a schema's dataset is written in: its language's, with the
+    schema's overlay for that language merged over it."""
+    overlays, where = overlay_of(schema)
+    overlay = overlays.get(schema.locale)
+    if not overlay:
+        return load_locale(schema.locale)
+    dirs = tuple(str(d) for d in locale_dirs())  # the base file depends on them
+    return _merged(schema.locale, dirs, json.dumps(overlay, sort_keys=True, default=str), where)
+
+
+@lru_cache(maxsize=16)
+def _merged(code: str, _dirs: tuple[str, ...], overlay: str, where: str) -> LocaleData:
+    base = load_locale(code)
+    data = merge(base.model_dump(), json.loads(overlay))
+    try:
+        return LocaleData.model_validate(data)
+    except ValidationError as exc:
+        raise ValueError(f"{where}: invalid locale_overlay for '{base.code}':\n{exc}") from None
+
+
+def faker_locale(schema: Schema) -> str:
+    """The Faker locale of the schema's generated names (its locale data's ``faker``)."""
+    return schema_locale(schema).faker or schema.locale
+
+
+__all__ = ["faker_locale", "merge", "overlay_of", "schema_locale"]
