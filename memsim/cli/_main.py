@@ -249,6 +249,20 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--history-tokens",
+    type=click.IntRange(min=1000),
+    default=None,
+    help="Give every question a multi-session history of this many tokens (o200k_base; "
+    "e.g. 32000, 128000, 1000000): its own sessions plus shared filler sessions.",
+)
+@click.option(
+    "--evidence-depth",
+    default="uniform",
+    show_default=True,
+    help="With --history-tokens: where the evidence sits, as a share of the filler before "
+    "it: 'uniform', or comma-separated fractions given to questions in turn (0,0.5,1).",
+)
 @llm_options
 def generate_cmd(
     schema_path: str,
@@ -259,6 +273,8 @@ def generate_cmd(
     types: str,
     workers: int,
     progress: bool | None,
+    history_tokens: int | None,
+    evidence_depth: str,
     **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
@@ -274,6 +290,7 @@ def generate_cmd(
     options = GenerateOptions(
         seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
     )
+    history = _history_options(history_tokens, evidence_depth)
     with user_errors():
         counts = generate_dataset(
             schema_obj,
@@ -284,12 +301,30 @@ def generate_cmd(
             progress=lambda it, total: _progress(it, total, "trajectories", progress),
             workers=workers,
             rewrite=rewrite,
+            history=history,
         )
     click.echo(
         f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
     )
     for line in accounting_lines(counts["llm"]) if "llm" in counts else []:
         click.echo(line)
+
+
+def _history_options(tokens: int | None, depth: str) -> Any:
+    """HistoryOptions from the options, or None without --history-tokens."""
+    if tokens is None:
+        return None
+    from memsim.history import HistoryOptions
+
+    if depth.strip() == "uniform":
+        return HistoryOptions(tokens)
+    try:
+        depths = tuple(float(d) for d in depth.split(",") if d.strip())
+    except ValueError:
+        fail(f"--evidence-depth: {depth!r} is not 'uniform' or comma-separated fractions")
+    if not depths or not all(0.0 <= d <= 1.0 for d in depths):
+        fail(f"--evidence-depth: {depth!r}: fractions must be between 0 and 1")
+    return HistoryOptions(tokens, depths)
 
 
 # --- plugins ---------------------------------------------------------------------------

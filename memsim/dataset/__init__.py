@@ -33,6 +33,7 @@ from memsim.schema import Schema
 from memsim.verbalize import load_locale
 
 if TYPE_CHECKING:  # the LLM pass is imported only when it is used
+    from memsim.history import HistoryOptions
     from memsim.rewrite import RewriteOptions
 
 Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
@@ -47,12 +48,24 @@ def generate_dataset(
     progress: Progress | None = None,
     workers: int = 1,
     rewrite: RewriteOptions | None = None,
+    history: HistoryOptions | None = None,
 ) -> dict[str, Any]:
     """Generate and write a whole dataset folder atomically; return the counts.
 
     With ``rewrite``, template records go through an LLM rewrite pass
     (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
-    the data needed (also in the manifest) and what this run did (``run``)."""
+    the data needed (also in the manifest) and what this run did (``run``).
+
+    With ``history``, every question gets a multi-session history to a token budget
+    (:mod:`memsim.history`), written by its own streaming writer."""
+    if history is not None:
+        if rewrite is not None:
+            raise ValueError("histories to a token budget are made offline (no LLM rewrite)")
+        from memsim.history import write_history_dataset
+
+        return write_history_dataset(
+            schema, schema_path, profiles, out, options, history, workers, progress
+        )
     total = len(plan(options))
     profiles_manifest = check_profiles(profiles, schema, total)
     with ExitStack() as stack:

@@ -1,0 +1,193 @@
+"""Assemble one question's history: its evidence sessions and filler sessions from the
+pool, to a token budget, with the evidence at a chosen depth.
+
+Guarantees:
+- the history holds the question's own sessions (the evidence block, kept whole and at
+  its own times, so every evidence turn still says what it said when it said it) and
+  filler sessions from the pool, none twice;
+- no filler session states a value for an (entity kind, attribute) that the question
+  asks about (its provenance facts and withheld facts): a filler session from another
+  life can never change the gold answer, whatever entity it talks about;
+- the history's tokens (o200k_base, every turn's text) are within
+  :data:`TOLERANCE` of the budget;
+- ``depth`` d puts the evidence block after the share d of the filler tokens (0: first,
+  1: last); the depth reached is recorded beside the one asked for;
+- session starts strictly increase: filler before the block ends before it starts,
+  filler after it starts after it ends, and the question comes after the last session.
+  When filler follows the block, the question moves later only if no asked fact
+  changes value in between; otherwise all filler goes before the block (depth 1).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from memsim.history._pool import FillerPool, PoolSession, fact_key
+from memsim.profile import Profile
+from memsim.records import Record
+
+TOLERANCE = 0.02
+"""How far a history's tokens may be from its budget (a share of the budget)."""
+SLACK = 0.004
+"""Filling stops once the history is this close below its budget."""
+GAP_MINUTES = (20, 8 * 60)
+"""Pause between two sessions (log-uniform)."""
+STORE_FILE = "sessions.jsonl"
+DEPTH_BUCKETS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def depth_bucket(depth: float) -> str:
+    """The bucket of an evidence depth: [0, .25), [.25, .5), [.5, .75), [.75, 1]."""
+    for low, high in itertools.pairwise(DEPTH_BUCKETS):
+        if depth < high or high == DEPTH_BUCKETS[-1]:
+            return f"{low:.2f}-{high:.2f}"
+    raise AssertionError("unreachable")
+
+
+class BudgetError(ValueError):
+    """A history cannot be made to its budget (too small, or the pool runs out)."""
+
+
+def record_tokens(record: Record, count: Callable[[str], int]) -> int:
+    return sum(count(turn.text) for _, turn in record.iter_turns())
+
+
+def assemble(
+    record: Record,
+    profile: Profile,
+    pool: FillerPool,
+    budget: int,
+    depth: float,
+    rng: np.random.Generator,
+    count: Callable[[str], int],
+) -> Record:
+    """The record with its history: block sessions inline, filler as references in
+    ``extra["history"]`` (expanded by :func:`memsim.history.expand`)."""
+    block = record_tokens(record, count)
+    room = budget - block
+    if room < 0:
+        raise BudgetError(
+            f"question {record.tid}: its own sessions have {block} tokens, more than the "
+            f"budget of {budget}"
+        )
+    prov = record.qa.provenance
+    asked_ids = (*prov.fact_ids, *prov.withheld) if prov is not None else ()
+    asked = {fact_key(f) for f in asked_ids}
+    chosen = _fill(pool, asked, room, int(SLACK * budget), rng)
+    filled = sum(s.tokens for s in chosen)
+    if abs(budget - block - filled) > TOLERANCE * budget:
+        raise BudgetError(
+            f"question {record.tid}: the pool ({len(pool.sessions)} sessions) holds too "
+            f"little usable filler for a budget of {budget} tokens"
+        )
+    split = _split(chosen, depth)
+    asked_at = dt.datetime.fromisoformat(record.qa.time)
+    starts, question = _times(record, chosen, split, rng)
+    if split < len(chosen) and not _stable(profile, asked_ids, asked_at, question):
+        split = len(chosen)
+        starts, question = _times(record, chosen, split, rng)
+    before = sum(s.tokens for s in chosen[:split])
+    sessions: list[dict[str, Any]] = [
+        {"id": s.id, "start": _iso(t)} for s, t in zip(chosen[:split], starts, strict=False)
+    ]
+    sessions += [{"id": s.id, "start": s.start} for s in record.sessions]
+    sessions += [
+        {"id": s.id, "start": _iso(t)} for s, t in zip(chosen[split:], starts[split:], strict=False)
+    ]
+    evidence = set(record.qa.evidence)
+    history = {
+        "budget": budget,
+        "tokens": block + filled,
+        "depth": depth,
+        "evidence_depth": round(before / filled, 6) if filled else 0.0,
+        "evidence_sessions": [
+            s.id for s in record.sessions if any(t.id in evidence for t in s.turns)
+        ],
+        "filler_sessions": len(chosen),
+        "store": STORE_FILE,
+        "sessions": sessions,
+    }
+    when = _iso(question)
+    qa = record.qa
+    if prov is not None and when != qa.time:
+        qa = replace(qa, provenance=replace(prov, reference_time=when))
+    qa = replace(qa, time=when)
+    return replace(record, qa=qa, extra={**record.extra, "history": history})
+
+
+def _fill(
+    pool: FillerPool, asked: set[tuple[str, str]], room: int, slack: int, rng: np.random.Generator
+) -> list[PoolSession]:
+    chosen: list[PoolSession] = []
+    total = 0
+    for i in rng.permutation(len(pool.sessions)):
+        session = pool.sessions[int(i)]
+        if session.keys & asked or total + session.tokens > room:
+            continue
+        chosen.append(session)
+        total += session.tokens
+        if room - total <= slack:
+            break
+    return chosen
+
+
+def _split(chosen: list[PoolSession], depth: float) -> int:
+    """How many filler sessions go before the block: the cut closest to ``depth``."""
+    total = sum(s.tokens for s in chosen)
+    target, best, best_gap, acc = depth * total, 0, float("inf"), 0
+    for k in range(len(chosen) + 1):
+        if abs(acc - target) < best_gap:
+            best, best_gap = k, abs(acc - target)
+        if k < len(chosen):
+            acc += chosen[k].tokens
+    return best
+
+
+def _gap(rng: np.random.Generator) -> dt.timedelta:
+    low, high = GAP_MINUTES
+    return dt.timedelta(minutes=int(np.exp(rng.uniform(np.log(low), np.log(high)))))
+
+
+def _times(
+    record: Record, chosen: list[PoolSession], split: int, rng: np.random.Generator
+) -> tuple[list[dt.datetime], dt.datetime]:
+    """Start of every filler session (in order) and the question's time."""
+    first = dt.datetime.fromisoformat(record.sessions[0].start)
+    last = dt.datetime.fromisoformat(record.sessions[-1].turns[-1].time)
+    before: list[dt.datetime] = []
+    cursor = first
+    for session in reversed(chosen[:split]):
+        cursor = cursor - _gap(rng) - dt.timedelta(minutes=session.minutes)
+        before.append(cursor)
+    after: list[dt.datetime] = []
+    cursor = last
+    for session in chosen[split:]:
+        start = cursor + _gap(rng)
+        after.append(start)
+        cursor = start + dt.timedelta(minutes=session.minutes)
+    question = dt.datetime.fromisoformat(record.qa.time)
+    if after:
+        question = max(question, cursor + _gap(rng))
+    return [*reversed(before), *after], question
+
+
+def _stable(
+    profile: Profile, fact_ids: tuple[str, ...], old: dt.datetime, new: dt.datetime
+) -> bool:
+    """Whether every asked fact has the same value at ``old`` and at ``new``."""
+    a, b = _iso(old), _iso(new)
+    for fid in fact_ids:
+        fact = profile.fact(fid)
+        if fact.value_at(a) != fact.value_at(b):
+            return False
+    return True
+
+
+def _iso(when: dt.datetime) -> str:
+    return when.isoformat(timespec="minutes")
