@@ -13,10 +13,13 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
     _answer_dates,
+    _assistant_turns,
     _classifier,
     _correctness,
     _cues,
     _faithful,
+    _history,
+    _history_classifier,
     _memdaily,
     _messages,
     _noise,

@@ -4,7 +4,8 @@ pool, to a token budget, with the evidence at a chosen depth.
 Guarantees:
 - the history holds the question's own sessions (the evidence block, kept whole and at
   its own times, so every evidence turn still says what it said when it said it) and
-  filler sessions from the pool, none twice;
+  filler sessions from the pool, none twice and none saying what one of its own
+  sessions says;
 - no filler session states a value for an (entity kind, attribute) that the question
   asks about (its provenance facts and withheld facts): a filler session from another
   life can never change the gold answer, whatever entity it talks about;
@@ -15,7 +16,8 @@ Guarantees:
 - session starts strictly increase: filler before the block ends before it starts,
   filler after it starts after it ends, and the question comes after the last session.
   When filler follows the block, the question moves later only if no asked fact
-  changes value in between; otherwise all filler goes before the block (depth 1).
+  changes value in between; otherwise all filler goes before the block (depth 1,
+  ``depth_forced``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from memsim.history._pool import FillerPool, PoolSession, fact_key
+from memsim.history._pool import FillerPool, PoolSession, fact_key, session_digest
 from memsim.profile import Profile
 from memsim.records import Record
 
@@ -79,7 +81,8 @@ def assemble(
     prov = record.qa.provenance
     asked_ids = (*prov.fact_ids, *prov.withheld) if prov is not None else ()
     asked = {fact_key(f) for f in asked_ids}
-    chosen = _fill(pool, asked, room, int(SLACK * budget), rng)
+    own = {session_digest((t.speaker, t.text) for t in s.turns) for s in record.sessions}
+    chosen = _fill(pool, asked, own, room, int(SLACK * budget), rng)
     filled = sum(s.tokens for s in chosen)
     if abs(budget - block - filled) > TOLERANCE * budget:
         raise BudgetError(
@@ -89,7 +92,8 @@ def assemble(
     split = _split(chosen, depth)
     asked_at = dt.datetime.fromisoformat(record.qa.time)
     starts, question = _times(record, chosen, split, rng)
-    if split < len(chosen) and not _stable(profile, asked_ids, asked_at, question):
+    forced = split < len(chosen) and not _stable(profile, asked_ids, asked_at, question)
+    if forced:
         split = len(chosen)
         starts, question = _times(record, chosen, split, rng)
     before = sum(s.tokens for s in chosen[:split])
@@ -106,6 +110,7 @@ def assemble(
         "tokens": block + filled,
         "depth": depth,
         "evidence_depth": round(before / filled, 6) if filled else 0.0,
+        "depth_forced": forced,
         "evidence_sessions": [
             s.id for s in record.sessions if any(t.id in evidence for t in s.turns)
         ],
@@ -122,13 +127,18 @@ def assemble(
 
 
 def _fill(
-    pool: FillerPool, asked: set[tuple[str, str]], room: int, slack: int, rng: np.random.Generator
+    pool: FillerPool,
+    asked: set[tuple[str, str]],
+    own: set[bytes],
+    room: int,
+    slack: int,
+    rng: np.random.Generator,
 ) -> list[PoolSession]:
     chosen: list[PoolSession] = []
     total = 0
     for i in rng.permutation(len(pool.sessions)):
         session = pool.sessions[int(i)]
-        if session.keys & asked or total + session.tokens > room:
+        if session.keys & asked or session.digest in own or total + session.tokens > room:
             continue
         chosen.append(session)
         total += session.tokens

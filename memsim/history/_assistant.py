@@ -16,6 +16,7 @@ on any data with profiles.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Sequence
 
 from memsim.profile import Profile
 from memsim.records import USER, Record
@@ -25,27 +26,38 @@ from memsim.verify import StatedFact, fact_stated, text_stated
 
 def assistant_problems(record: Record, profile: Profile, loc: LocaleData) -> list[str]:
     """Why an assistant turn of ``record`` is not clean (empty: all are)."""
+    turns = (
+        (f"session {s.id} turn {t.id}", t.speaker, t.text, t.time, t.facts)
+        for s, t in record.iter_turns()
+    )
+    return turn_problems(turns, record.qa.answer, profile, loc)
+
+
+def turn_problems(
+    turns: Iterable[tuple[str, str, str, str, Sequence[str]]],
+    answer: str,
+    profile: Profile,
+    loc: LocaleData,
+) -> list[str]:
+    """The same test on ``(where, speaker, text, time, facts)`` in history order."""
     facts = [(e, f) for e in profile.entities for f in e.facts.values()]
-    answer = record.qa.answer.strip()
+    answer = answer.strip()
     said: set[str] = set()
     problems: list[str] = []
-    for session, turn in record.iter_turns():
-        if turn.speaker == USER:
-            said.update(turn.facts)
+    for where, speaker, text, time, stated_ids in turns:
+        if speaker == USER:
+            said.update(stated_ids)
             continue
-        when = dt.datetime.fromisoformat(turn.time)
+        when = dt.datetime.fromisoformat(time)
         for entity, fact in facts:
             if fact.id in said:
                 continue
             stated = StatedFact(entity, fact, value_at(fact, when), when)
-            if fact_stated(turn.text, stated, loc):
+            if fact_stated(text, stated, loc):
                 problems.append(
-                    f"session {session.id} turn {turn.id}: the assistant states "
-                    f"{fact.id} = {stated.value!r}, which the user has not said"
+                    f"{where}: the assistant states {fact.id} = {stated.value!r}, "
+                    "which the user has not said"
                 )
-        if answer and text_stated(turn.text, answer, loc):
-            problems.append(
-                f"session {session.id} turn {turn.id}: the assistant states the answer "
-                f"{answer!r} before the question"
-            )
+        if answer and text_stated(text, answer, loc):
+            problems.append(f"{where}: the assistant states the answer {answer!r} early")
     return problems

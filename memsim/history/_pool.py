@@ -8,6 +8,7 @@ Guarantees:
   (:data:`GENERIC_SHARE`) are generic task sessions that state no fact;
 - fact ids in filler turns are qualified by the profile they come from
   (``p1002000007:relative[0].age``), so they are never taken for the asking profile's;
+- no two pool sessions say the same (same speakers and texts): a repeat is dropped;
 - each session is written once to the store (``sessions.jsonl``) as it is made; the
   pool keeps only small metadata (id, tokens, the (entity kind, attribute) keys its
   turns state), so memory does not grow with the texts;
@@ -17,7 +18,8 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -63,6 +65,16 @@ class PoolSession:
     keys: frozenset[tuple[str, str]]
     minutes: int
     """From the session's first turn to its last."""
+    digest: bytes
+    """Of its turns' speakers and texts: two sessions that say the same are one."""
+
+
+def session_digest(turns: Iterable[tuple[str, str]]) -> bytes:
+    """A digest of (speaker, text) pairs, the same in every process and run."""
+    h = hashlib.blake2b(digest_size=12)
+    for speaker, text in turns:
+        h.update(speaker.encode() + b"\x00" + text.encode() + b"\x01")
+    return h.digest()
 
 
 def session_json(session: Session, tokens: int, source: str | None) -> dict[str, Any]:
@@ -103,14 +115,19 @@ class FillerPool:
         """``count(text) -> tokens``; sessions go to ``store`` one JSON line each."""
         target = max(MIN_POOL_TOKENS, int(POOL_FACTOR * budget))
         made: list[PoolSession] = []
+        seen: set[bytes] = set()
         total = 0
         for session, source in _sessions(ctx, options):
+            digest = session_digest((t.speaker, t.text) for t in session.turns)
+            if digest in seen:
+                continue  # a short session that says what another says: keep one
+            seen.add(digest)
             tokens = sum(count(t.text) for t in session.turns)
             line = session_json(session, tokens, source)
             store.write(orjson.dumps(line) + b"\n")
             keys = frozenset(fact_key(f) for t in line["turns"] for f in t["facts"])
             minutes = line["turns"][-1]["offset"]
-            made.append(PoolSession(session.id, tokens, keys, minutes))
+            made.append(PoolSession(session.id, tokens, keys, minutes, digest))
             total += tokens
             if total >= target:
                 break

@@ -5,7 +5,8 @@ Guarantees:
 - every user turn of the trajectory is kept with its text, time, place, purpose and
   facts (so every check of the trajectory still holds), in the same order;
 - turns are grouped, in order, into sessions of at most :data:`SESSION_SIZE` user
-  turns, a pause longer than :data:`SESSION_GAP` always starting a new one; a
+  turns, a pause longer than :data:`SESSION_GAP` starting a new one, and every
+  session states a fact (chit-chat alone joins a neighbouring session); a
   session is a task session (the user asks for help with a generic task, the assistant
   helps, the facts come up in passing, the user says thanks) or a chit-chat session;
   so the first turn of a session is often not a fact at all;
@@ -65,6 +66,7 @@ def into_sessions(record: Record, loc: LocaleData, rng: np.random.Generator, pre
             chunks.append([])
             size = int(rng.integers(low, high + 1))
         chunks[-1].append(turn)
+    chunks = _with_facts(chunks)
     renumber: dict[int, int] = {}
     sessions: list[Session] = []
     for k, chunk in enumerate(chunks):
@@ -78,6 +80,25 @@ def into_sessions(record: Record, loc: LocaleData, rng: np.random.Generator, pre
         sessions.append(Session(f"{prefix}s{k}", turns[0].time, tuple(turns), made[0]))
     qa = replace(record.qa, evidence=tuple(renumber[e] for e in record.qa.evidence))
     return replace(record, sessions=tuple(sessions), qa=qa)
+
+
+def _with_facts(chunks: list[list[Turn]]) -> list[list[Turn]]:
+    """Chunks where every one states a fact: a chunk of chit-chat alone joins the one
+    before it (the first joins the next), so that no session is told apart from
+    evidence sessions by having no fact."""
+    out: list[list[Turn]] = []
+    waiting: list[Turn] = []
+    for chunk in chunks:
+        if any(t.facts for t in chunk):
+            out.append(waiting + chunk)
+            waiting = []
+        elif out:
+            out[-1] = out[-1] + chunk
+        else:
+            waiting += chunk
+    if waiting:
+        out.append(waiting)
+    return out
 
 
 def _session(
