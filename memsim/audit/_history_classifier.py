@@ -4,10 +4,12 @@ Filler sessions are made as evidence sessions are (other lives of the same schem
 the same session builder), so it must not: the AUC of a logistic regression on the
 sessions' text features, cross-validated with the sessions of one history in one fold
 and computed over (evidence session, filler session) pairs of the same history, must
-stay at most :data:`MAX_AUC`. Features: the format features of the session's user
-turns and of its assistant turns, the number of turns and whether it opens with a
-user turn that states a fact. At most :data:`HISTORIES` histories, :data:`FILLER`
-filler sessions each (picked by a stream seeded with the question's tid).
+stay at most :data:`MAX_AUC` (an error when it is above by more than twice its
+standard error, a warning when the sample cannot tell). Features: the format
+features of the session's user turns and of its assistant turns, the number of turns
+and whether it opens with a user turn that states a fact. At most :data:`HISTORIES`
+histories, :data:`FILLER` filler sessions each (picked by a stream seeded with the
+question's tid).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
 from memsim.audit._history import histories, history_folder
 from memsim.audit._logistic import cross_validated, features, within_auc
-from memsim.audit._types import AuditItem, CheckStats, Finding
+from memsim.audit._types import AuditItem, CheckStats, Finding, Severity
 from memsim.records import USER, Record, Session
 
 MAX_AUC = 0.60
@@ -82,16 +84,19 @@ class SessionClassifier:
             f"cross-validated by history; AUC over {pairs} within-history pairs of an "
             f"evidence session and a filler session ({self.stats.items} histories)"
         )
-        if auc > MAX_AUC:
-            return [
-                Finding(
-                    "history_session_classifier",
-                    "error",
-                    f"evidence sessions are told from filler sessions with AUC {auc:.3f} "
-                    f"(± {se:.3f}), above {MAX_AUC}",
-                )
-            ]
-        return []
+        if auc <= MAX_AUC:
+            return []
+        # above the bar by more than twice its standard error: an error; else the
+        # sample cannot tell, and the report says so
+        severity: Severity = "error" if auc - 2 * se > MAX_AUC else "warning"
+        return [
+            Finding(
+                "history_session_classifier",
+                severity,
+                f"evidence sessions are told from filler sessions with AUC {auc:.3f} "
+                f"(± {se:.3f}), above {MAX_AUC}",
+            )
+        ]
 
 
 def _rows(record: Record, own: set[str]) -> list[tuple[list[float], float]]:

@@ -136,7 +136,7 @@ def _fill(
 ) -> list[PoolSession]:
     chosen: list[PoolSession] = []
     total = 0
-    for i in rng.permutation(len(pool.sessions)):
+    for i in pool.draw_order(rng):
         session = pool.sessions[int(i)]
         if session.keys & asked or session.digest in own or total + session.tokens > room:
             continue

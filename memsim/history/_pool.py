@@ -25,6 +25,7 @@ from typing import IO, Any
 
 import numpy as np
 import orjson
+from numpy.typing import NDArray
 
 from memsim.dataset._generate import GenerateOptions, GenerationError, make_record, plan
 from memsim.history._sessions import conversation_of, into_sessions
@@ -67,6 +68,10 @@ class PoolSession:
     """From the session's first turn to its last."""
     digest: bytes
     """Of its turns' speakers and texts: two sessions that say the same are one."""
+    weight: int
+    """User turns that state a fact (at least 1): a session is drawn into a history with
+    this weight, as a question's evidence lands in a session in proportion to the
+    facts it holds (else evidence sessions would stand out by being longer)."""
 
 
 def session_digest(turns: Iterable[tuple[str, str]]) -> bytes:
@@ -102,6 +107,13 @@ class FillerPool:
     def __init__(self, sessions: list[PoolSession]) -> None:
         self.sessions = sessions
         self.tokens = sum(s.tokens for s in sessions)
+        self.weights = np.array([s.weight for s in sessions], dtype=np.float64)
+
+    def draw_order(self, rng: np.random.Generator) -> NDArray[np.int64]:
+        """All pool indices in a random order, each session drawn with its weight
+        (weighted sampling without replacement by exponential keys)."""
+        keys = rng.exponential(size=len(self.sessions)) / self.weights
+        return np.argsort(keys, kind="stable")
 
     @classmethod
     def build(
@@ -127,7 +139,8 @@ class FillerPool:
             store.write(orjson.dumps(line) + b"\n")
             keys = frozenset(fact_key(f) for t in line["turns"] for f in t["facts"])
             minutes = line["turns"][-1]["offset"]
-            made.append(PoolSession(session.id, tokens, keys, minutes, digest))
+            weight = max(1, sum(1 for t in line["turns"] if t["facts"]))
+            made.append(PoolSession(session.id, tokens, keys, minutes, digest, weight))
             total += tokens
             if total >= target:
                 break
