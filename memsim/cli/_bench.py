@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -97,6 +98,14 @@ import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for 
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=128_000,
+    show_default=True,
+    help="History datasets (generate --history-tokens): the reader's context window in "
+    "tokens; full_context keeps the most recent turns that fit and says how much it cut.",
+)
 def bench_cmd(
     path: Path,
     fmt: str,
@@ -115,6 +124,7 @@ def bench_cmd(
     base_url: str | None,
     concurrency: int,
     cache_dir: str | None,
+    window: int,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
     from memsim._registry import UnknownPluginError
@@ -150,6 +160,11 @@ def bench_cmd(
         except UnknownPluginError as exc:
             fail(str(exc))
         try:
+            from memsim.bench._history import is_history_dataset
+
+            if is_history_dataset(path):  # multi-session histories: their own loop
+                _history_bench(path, out, options, made, window, progress)
+                return
             recs = run_bench(
                 path,
                 out,
@@ -172,6 +187,25 @@ def bench_cmd(
     stats = made.run_stats()
     if stats:
         click.echo("reader run: " + ", ".join(f"{k} {v}" for k, v in stats.items() if v))
+    click.echo(f"wrote {out} (reader {made.label})")
+
+
+def _history_bench(
+    path: Path, out: Path, options: Any, made: Any, window: int, progress: bool | None
+) -> None:
+    from memsim.bench._history import run_history_bench, summary_lines
+    from memsim.cli._main import _progress
+
+    results = run_history_bench(
+        path,
+        out,
+        options,
+        made,
+        window,
+        progress=lambda it, total: _progress(it, total, "histories", progress),
+    )
+    for line in summary_lines(results):
+        click.echo(line)
     click.echo(f"wrote {out} (reader {made.label})")
 
 

@@ -130,3 +130,30 @@ def test_bad_evidence_depth_is_a_clear_error(pseudo_profiles: Path, tmp_path: Pa
 )
 def test_depth_buckets(depth: float, bucket: str) -> None:
     assert depth_bucket(depth) == bucket
+
+
+def test_retrieval_scores_follow_longmemeval() -> None:
+    from memsim.bench._history import retrieval_scores, sessions_ranked
+
+    scores = retrieval_scores([3, 1, 2], {1, 7}, 2)
+    assert scores["recall_any"] == 1.0 and scores["recall_all"] == 0.0
+    assert scores["ndcg"] == pytest.approx((1 / 1.5849625) / (1 + 1 / 1.5849625))
+    # turns 4, 5 (session 2) then 0 (session 0): sessions ranked 2, 0
+    assert sessions_ranked([4, 5, 0], [0, 0, 1, 1, 2, 2]) == [2, 0]
+
+
+def test_bench_reports_by_depth_and_cuts_full_context(
+    pseudo_histories: Path, tmp_path: Path
+) -> None:
+    proc = memsim(
+        "bench", str(pseudo_histories), "--out", str(tmp_path / "b"), "--no-progress",
+        "--mechanisms", "full_context,bm25,oracle", "--window", "2000", "--no-timings",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads((tmp_path / "b" / "results.json").read_text())
+    oracle = results["mechanisms"]["oracle"]
+    assert oracle["all"]["session_recall_any"] == 1.0
+    assert set(oracle["by_depth"]) <= {"0.00-0.25", "0.25-0.50", "0.50-0.75", "0.75-1.00"}
+    assert sum(v["n"] for v in oracle["by_depth"].values()) == 24
+    cut = results["mechanisms"]["full_context"]["all"]["cut"]
+    assert cut["items_cut"] == 24 and cut["tokens_cut_mean"] > 0
