@@ -29,8 +29,9 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from memsim.history._pool import FillerPool, PoolSession, fact_key, session_digest
+from memsim.history._pool import FillerPool, fact_key, session_digest
 from memsim.profile import Profile
 from memsim.records import Record
 
@@ -80,30 +81,34 @@ def assemble(
         )
     prov = record.qa.provenance
     asked_ids = (*prov.fact_ids, *prov.withheld) if prov is not None else ()
-    asked = {fact_key(f) for f in asked_ids}
     own = {session_digest((t.speaker, t.text) for t in s.turns) for s in record.sessions}
-    chosen = _fill(pool, asked, own, room, int(SLACK * budget), rng)
-    filled = sum(s.tokens for s in chosen)
+    usable = pool.usable({fact_key(f) for f in asked_ids}, own)
+    chosen = _fill(pool, usable, room, int(SLACK * budget), rng)
+    tokens = pool.session_tokens[chosen]
+    filled = int(tokens.sum())
     if abs(budget - block - filled) > TOLERANCE * budget:
         raise BudgetError(
             f"question {record.tid}: the pool ({len(pool.sessions)} sessions) holds too "
             f"little usable filler for a budget of {budget} tokens"
         )
-    split = _split(chosen, depth)
+    split = _split(tokens, depth)
+    gaps = _gaps(rng, len(chosen) + 1)
+    starts, question = _times(record, pool.minutes[chosen], split, gaps)
     asked_at = dt.datetime.fromisoformat(record.qa.time)
-    starts, question = _times(record, chosen, split, rng)
     forced = split < len(chosen) and not _stable(profile, asked_ids, asked_at, question)
     if forced:
         split = len(chosen)
-        starts, question = _times(record, chosen, split, rng)
-    before = sum(s.tokens for s in chosen[:split])
+        starts, question = _times(record, pool.minutes[chosen], split, gaps)
+    stamps = np.datetime_as_string(starts, unit="m").tolist()
+    ids = [pool.sessions[int(i)].id for i in chosen]
     sessions: list[dict[str, Any]] = [
-        {"id": s.id, "start": _iso(t)} for s, t in zip(chosen[:split], starts, strict=False)
+        {"id": sid, "start": stamp} for sid, stamp in zip(ids[:split], stamps, strict=False)
     ]
     sessions += [{"id": s.id, "start": s.start} for s in record.sessions]
     sessions += [
-        {"id": s.id, "start": _iso(t)} for s, t in zip(chosen[split:], starts[split:], strict=False)
+        {"id": sid, "start": stamp} for sid, stamp in zip(ids[split:], stamps[split:], strict=False)
     ]
+    before = int(tokens[:split].sum())
     evidence = set(record.qa.evidence)
     history = {
         "budget": budget,
@@ -127,64 +132,57 @@ def assemble(
 
 
 def _fill(
-    pool: FillerPool,
-    asked: set[tuple[str, str]],
-    own: set[bytes],
-    room: int,
-    slack: int,
-    rng: np.random.Generator,
-) -> list[PoolSession]:
-    chosen: list[PoolSession] = []
-    total = 0
-    for i in pool.draw_order(rng):
-        session = pool.sessions[int(i)]
-        if session.keys & asked or session.digest in own or total + session.tokens > room:
-            continue
-        chosen.append(session)
-        total += session.tokens
+    pool: FillerPool, usable: NDArray[np.bool_], room: int, slack: int, rng: np.random.Generator
+) -> NDArray[np.int64]:
+    """Pool indices drawn (by weight) until the room is filled to within ``slack``:
+    the longest prefix of the draw that fits, then later sessions small enough."""
+    order = pool.draw_order(rng)
+    order = order[usable[order]]
+    sizes = pool.session_tokens[order]
+    taken = int(np.searchsorted(np.cumsum(sizes), room, side="right"))
+    chosen = [order[:taken]]
+    total = int(sizes[:taken].sum())
+    for i in range(taken, len(order)):
         if room - total <= slack:
             break
-    return chosen
+        if total + int(sizes[i]) <= room:
+            chosen.append(order[i : i + 1])
+            total += int(sizes[i])
+    return np.concatenate(chosen).astype(np.int64)
 
 
-def _split(chosen: list[PoolSession], depth: float) -> int:
+def _split(tokens: NDArray[np.int64], depth: float) -> int:
     """How many filler sessions go before the block: the cut closest to ``depth``."""
-    total = sum(s.tokens for s in chosen)
-    target, best, best_gap, acc = depth * total, 0, float("inf"), 0
-    for k in range(len(chosen) + 1):
-        if abs(acc - target) < best_gap:
-            best, best_gap = k, abs(acc - target)
-        if k < len(chosen):
-            acc += chosen[k].tokens
-    return best
+    cuts = np.concatenate([[0], np.cumsum(tokens)])
+    return int(np.argmin(np.abs(cuts - depth * cuts[-1])))
 
 
-def _gap(rng: np.random.Generator) -> dt.timedelta:
-    low, high = GAP_MINUTES
-    return dt.timedelta(minutes=int(np.exp(rng.uniform(np.log(low), np.log(high)))))
+def _gaps(rng: np.random.Generator, n: int) -> NDArray[np.int64]:
+    """Minutes between sessions (log-uniform on :data:`GAP_MINUTES`)."""
+    low, high = np.log(GAP_MINUTES[0]), np.log(GAP_MINUTES[1])
+    return np.exp(rng.uniform(low, high, size=n)).astype(np.int64)
 
 
 def _times(
-    record: Record, chosen: list[PoolSession], split: int, rng: np.random.Generator
-) -> tuple[list[dt.datetime], dt.datetime]:
-    """Start of every filler session (in order) and the question's time."""
-    first = dt.datetime.fromisoformat(record.sessions[0].start)
-    last = dt.datetime.fromisoformat(record.sessions[-1].turns[-1].time)
-    before: list[dt.datetime] = []
-    cursor = first
-    for session in reversed(chosen[:split]):
-        cursor = cursor - _gap(rng) - dt.timedelta(minutes=session.minutes)
-        before.append(cursor)
-    after: list[dt.datetime] = []
-    cursor = last
-    for session in chosen[split:]:
-        start = cursor + _gap(rng)
-        after.append(start)
-        cursor = start + dt.timedelta(minutes=session.minutes)
+    record: Record, minutes: NDArray[np.int64], split: int, gaps: NDArray[np.int64]
+) -> tuple[NDArray[np.datetime64], dt.datetime]:
+    """Start of every filler session (in order) and the question's time: filler before
+    the block ends a gap before the next session starts; filler after it starts a gap
+    after the previous one ends."""
+    first = np.datetime64(record.sessions[0].start, "m")
+    last = np.datetime64(record.sessions[-1].turns[-1].time, "m")
+    step = minutes + gaps[: len(minutes)]
+    # before: session j starts at first - sum over j..split-1 of (minutes + gap)
+    back = np.cumsum(step[:split][::-1])[::-1]
+    before = first - back.astype("timedelta64[m]")
+    # after: session j starts at last + gap_j + sum over split..j-1 of (minutes + gap)
+    forward = np.cumsum(step[split:]) - minutes[split:]
+    after = last + forward.astype("timedelta64[m]")
     question = dt.datetime.fromisoformat(record.qa.time)
-    if after:
-        question = max(question, cursor + _gap(rng))
-    return [*reversed(before), *after], question
+    if len(after):
+        end = last + np.timedelta64(int(step[split:].sum() + gaps[-1]), "m")
+        question = max(question, end.astype(dt.datetime))
+    return np.concatenate([before, after]), question
 
 
 def _stable(

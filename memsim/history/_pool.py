@@ -108,6 +108,29 @@ class FillerPool:
         self.sessions = sessions
         self.tokens = sum(s.tokens for s in sessions)
         self.weights = np.array([s.weight for s in sessions], dtype=np.float64)
+        self.session_tokens = np.array([s.tokens for s in sessions], dtype=np.int64)
+        self.minutes = np.array([s.minutes for s in sessions], dtype=np.int64)
+        self.by_digest = {s.digest: i for i, s in enumerate(sessions)}
+        self._with_key: dict[tuple[str, str], NDArray[np.bool_]] = {}
+        for i, session in enumerate(sessions):
+            for key in session.keys:
+                mask = self._with_key.get(key)
+                if mask is None:
+                    mask = self._with_key[key] = np.zeros(len(sessions), dtype=np.bool_)
+                mask[i] = True
+
+    def usable(self, asked: set[tuple[str, str]], digests: set[bytes]) -> NDArray[np.bool_]:
+        """Sessions that state nothing of the ``asked`` (entity kind, attribute) keys
+        and say nothing the same as a session of ``digests``."""
+        ok = np.ones(len(self.sessions), dtype=np.bool_)
+        for key in asked:
+            mask = self._with_key.get(key)
+            if mask is not None:
+                ok &= ~mask
+        for digest in digests:
+            if digest in self.by_digest:
+                ok[self.by_digest[digest]] = False
+        return ok
 
     def draw_order(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """All pool indices in a random order, each session drawn with its weight

@@ -13,6 +13,7 @@ every history draws from its own stream ``(14, 2, tid)``).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -88,9 +89,12 @@ def write_history_dataset(
     conversation_of(ctx.loc)  # fail early on a locale without conversation data
     count = token_count()
     stats = _Stats()
+    began = time.perf_counter()
     with atomic_output_dir(out, DATASET_KIND) as stage:
         with open(stage / STORE_FILE, "wb") as store:
             pool = FillerPool.build(ctx, options, history.tokens, count, store)
+        pooled = time.perf_counter()
+        assembling = 0.0
         records: Iterable[dict[str, Any]] = generate_records(
             schema, profiles, options, workers, ctx if workers <= 1 else None
         )
@@ -103,9 +107,12 @@ def write_history_dataset(
                 record = into_sessions(record, ctx.loc, rng, f"t{record.tid:06d}")
                 depth = history.depth_for(record.tid, rng)
                 profile = load_profile(profiles, record.tid)
+                clock = time.perf_counter()
                 record = assemble(record, profile, pool, history.tokens, depth, rng, count)
                 native.write(orjson.dumps(record_to_json(record)) + b"\n")
+                assembling += time.perf_counter() - clock
                 stats.add(record)
+        assembled = time.perf_counter()
         counts = stats.counts(pool)
         (stage / "data_card.md").write_text(stats.card(schema, options, history, pool))
         made = manifest_for(schema, schema_path, profiles_manifest, options, counts)
@@ -115,6 +122,12 @@ def write_history_dataset(
             "card_files": ["data_card.md"],
         }
         (stage / MANIFEST).write_bytes(dumps(made))
+    # wall times go to the caller only (the manifest stays byte-identical run to run)
+    counts["seconds"] = {
+        "pool": pooled - began,
+        "histories": assembled - pooled,
+        "assembly": assembling,
+    }
     return counts
 
 
