@@ -263,6 +263,17 @@ def _progress(items: Any, total: int, unit: str, enabled: bool | None) -> Any:
     help="With --history-tokens: where the evidence sits, as a share of the filler before "
     "it: 'uniform', or comma-separated fractions given to questions in turn (0,0.5,1).",
 )
+@click.option(
+    "--assistant",
+    type=click.Choice(["template", "openai", "zhipuai"]),
+    default="template",
+    show_default=True,
+    help="With --history-tokens: who writes the assistant turns: the locale's templates, "
+    "or that chat API (verified; the template is kept when a reply fails). Uses "
+    "--concurrency and --cache.",
+)
+@click.option("--assistant-model", help="Chat model for --assistant openai / zhipuai.")
+@click.option("--assistant-base-url", help="Server for --assistant (default: the service's).")
 @llm_options
 def generate_cmd(
     schema_path: str,
@@ -275,6 +286,9 @@ def generate_cmd(
     progress: bool | None,
     history_tokens: int | None,
     evidence_depth: str,
+    assistant: str,
+    assistant_model: str | None,
+    assistant_base_url: str | None,
     **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, memdaily.json, data card and manifest."""
@@ -291,6 +305,17 @@ def generate_cmd(
         seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
     )
     history = _history_options(history_tokens, evidence_depth)
+    if assistant != "template":
+        if history is None or not assistant_model:
+            fail("--assistant openai/zhipuai needs --history-tokens and --assistant-model")
+        from dataclasses import replace
+
+        from memsim.history import AssistantLLM
+
+        config = AssistantLLM(
+            assistant, assistant_model, assistant_base_url, llm["concurrency"], llm["cache_dir"]
+        )
+        history = replace(history, assistant=config)
     with user_errors():
         counts = generate_dataset(
             schema_obj,
@@ -308,6 +333,9 @@ def generate_cmd(
     )
     for line in accounting_lines(counts["llm"]) if "llm" in counts else []:
         click.echo(line)
+    if "assistant_turns" in counts:
+        done = ", ".join(f"{k} {v}" for k, v in counts["assistant_turns"].items())
+        click.echo(f"assistant turns by the LLM: {done}")
 
 
 def _history_options(tokens: int | None, depth: str) -> Any:

@@ -17,7 +17,8 @@ from memsim.history._assemble import (
     depth_bucket,
     record_tokens,
 )
-from memsim.history._assistant import assistant_problems
+from memsim.history._assistant import assistant_problems, turn_problems
+from memsim.history._llm import AssistantLLM, AssistantWriter, open_writer
 from memsim.history._pool import FillerPool, PoolSession, fact_key
 from memsim.history._sessions import NoConversationError, conversation_of, into_sessions
 from memsim.history._store import SessionStore, expand, read_histories, stored_session
@@ -27,6 +28,8 @@ __all__ = [
     "DEPTH_BUCKETS",
     "STORE_FILE",
     "TOLERANCE",
+    "AssistantLLM",
+    "AssistantWriter",
     "BudgetError",
     "FillerPool",
     "HistoryOptions",
@@ -40,9 +43,11 @@ __all__ = [
     "expand",
     "fact_key",
     "into_sessions",
+    "open_writer",
     "read_histories",
     "record_tokens",
     "stored_session",
     "token_count",
+    "turn_problems",
     "write_history_dataset",
 ]

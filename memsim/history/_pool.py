@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -29,8 +29,9 @@ from numpy.typing import NDArray
 
 from memsim.dataset._generate import GenerateOptions, GenerationError, make_record, plan
 from memsim.history._sessions import conversation_of, into_sessions
+from memsim.profile import Profile
 from memsim.qa import QAContext
-from memsim.records import ASSISTANT, USER, Session, Turn, record_from_json
+from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn, record_from_json
 from memsim.sampling import ProfileSampler
 
 HISTORY_STREAM = 14
@@ -45,6 +46,9 @@ POOL_FACTOR = 3.0
 GENERIC_SHARE = 0.1
 """Share of pool sessions that are generic task sessions (no fact)."""
 MIN_POOL_TOKENS = 20_000
+
+Rewrite = Callable[[Record, Profile | None], Record]
+"""Rewrites a record's assistant turns (:class:`memsim.history.AssistantWriter`)."""
 
 
 def stream(seed: int, *key: int) -> np.random.Generator:
@@ -146,13 +150,15 @@ class FillerPool:
         budget: int,
         count: Any,
         store: IO[bytes],
+        assistant: Rewrite | None = None,
     ) -> FillerPool:
-        """``count(text) -> tokens``; sessions go to ``store`` one JSON line each."""
+        """``count(text) -> tokens``; sessions go to ``store`` one JSON line each;
+        ``assistant`` rewrites assistant turns (as it does the questions' own)."""
         target = max(MIN_POOL_TOKENS, int(POOL_FACTOR * budget))
         made: list[PoolSession] = []
         seen: set[bytes] = set()
         total = 0
-        for session, source in _sessions(ctx, options):
+        for session, source in _sessions(ctx, options, assistant):
             digest = session_digest((t.speaker, t.text) for t in session.turns)
             if digest in seen:
                 continue  # a short session that says what another says: keep one
@@ -170,7 +176,9 @@ class FillerPool:
         return cls(made)
 
 
-def _sessions(ctx: QAContext, options: GenerateOptions) -> Iterator[tuple[Session, str | None]]:
+def _sessions(
+    ctx: QAContext, options: GenerateOptions, assistant: Rewrite | None
+) -> Iterator[tuple[Session, str | None]]:
     """Pool sessions, endlessly: after every ``1/GENERIC_SHARE - 1`` records' sessions, a
     generic task session."""
     steps = plan(options)
@@ -188,10 +196,17 @@ def _sessions(ctx: QAContext, options: GenerateOptions) -> Iterator[tuple[Sessio
             if raw is not None:
                 record = record_from_json(raw)
                 rng = stream(options.seed, 0, i)
-                for session in into_sessions(record, ctx.loc, rng, f"f{i:07d}").sessions:
+                made = into_sessions(record, ctx.loc, rng, f"f{i:07d}")
+                if assistant is not None:
+                    made = assistant(made, profile)
+                for session in made.sessions:
                     yield session, profile.id
             if i % every == every - 1:
-                yield generic_session(ctx, stream(options.seed, 1, i), f"g{i:07d}"), None
+                generic = generic_session(ctx, stream(options.seed, 1, i), f"g{i:07d}")
+                if assistant is not None:
+                    alone = Record(-1, "generic", "", (generic,), QA("", "", (), None, (), ""))
+                    generic = assistant(alone, None).sessions[0]
+                yield generic, None
             i += 1
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,10 @@ from memsim.dataset._generate import (
 )
 from memsim.dataset._write import DATASET_KIND
 from memsim.history._assemble import STORE_FILE, assemble, depth_bucket
+from memsim.history._llm import AssistantLLM, AssistantWriter, open_writer
 from memsim.history._pool import FillerPool, stream
 from memsim.history._sessions import conversation_of, into_sessions
+from memsim.qa import QAContext
 from memsim.records import Record, record_from_json, record_to_json
 from memsim.schema import Schema
 
@@ -47,6 +50,8 @@ class HistoryOptions:
     depths: tuple[float, ...] | None = None
     """Evidence depths, given to questions in turn (tid modulo their number); None:
     uniform on [0, 1], drawn per question."""
+    assistant: AssistantLLM | None = None
+    """A chat model that writes the assistant turns (None: the locale's templates)."""
 
     def depth_for(self, tid: int, rng: Any) -> float:
         if self.depths is None:
@@ -58,6 +63,7 @@ class HistoryOptions:
             "tokens": self.tokens,
             "evidence_depth": "uniform" if self.depths is None else list(self.depths),
             "tokenizer": "o200k_base",
+            "assistant": "template" if self.assistant is None else self.assistant.to_json(),
         }
 
 
@@ -89,10 +95,41 @@ def write_history_dataset(
     conversation_of(ctx.loc)  # fail early on a locale without conversation data
     count = token_count()
     stats = _Stats()
+    with ExitStack() as stack:
+        writer = None
+        if history.assistant is not None:
+            writer = open_writer(history.assistant, ctx.loc)
+            stack.callback(writer.client.close)
+        counts = _write(
+            schema, schema_path, profiles, out, options, history, workers, progress,
+            ctx, count, stats, profiles_manifest, writer,
+        )  # fmt: skip
+        if writer is not None:
+            counts["assistant_turns"] = dict(sorted(writer.counts.items()))
+    return counts
+
+
+def _write(
+    schema: Schema,
+    schema_path: Path,
+    profiles: Path,
+    out: Path,
+    options: GenerateOptions,
+    history: HistoryOptions,
+    workers: int,
+    progress: Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]] | None,
+    ctx: QAContext,
+    count: Callable[[str], int],
+    stats: _Stats,
+    profiles_manifest: dict[str, Any],
+    writer: AssistantWriter | None,
+) -> dict[str, Any]:
+    total = len(plan(options))
+    rewrite = writer.rewrite if writer is not None else None
     began = time.perf_counter()
     with atomic_output_dir(out, DATASET_KIND) as stage:
         with open(stage / STORE_FILE, "wb") as store:
-            pool = FillerPool.build(ctx, options, history.tokens, count, store)
+            pool = FillerPool.build(ctx, options, history.tokens, count, store, rewrite)
         pooled = time.perf_counter()
         assembling = 0.0
         records: Iterable[dict[str, Any]] = generate_records(
@@ -107,6 +144,8 @@ def write_history_dataset(
                 record = into_sessions(record, ctx.loc, rng, f"t{record.tid:06d}")
                 depth = history.depth_for(record.tid, rng)
                 profile = load_profile(profiles, record.tid)
+                if rewrite is not None:
+                    record = rewrite(record, profile)
                 clock = time.perf_counter()
                 record = assemble(record, profile, pool, history.tokens, depth, rng, count)
                 native.write(orjson.dumps(record_to_json(record)) + b"\n")

@@ -164,6 +164,9 @@ class Conversation(_Strict):
     """The user's closing line of a task session."""
     welcome: list[str] = Field(min_length=1)
     """The assistant's answer to ``thanks``."""
+    llm_prompt: str | None = None
+    """System prompt of an LLM that writes the assistant's turns: it gets the user's
+    turn in ``<user>`` tags and the template reply in ``<message>`` tags."""
 
 
 class LocaleData(_Strict):
