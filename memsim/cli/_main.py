@@ -341,6 +341,8 @@ def generate_cmd(
 def _history_options(tokens: int | None, depth: str) -> Any:
     """HistoryOptions from the options, or None without --history-tokens."""
     if tokens is None:
+        if depth.strip() != "uniform":
+            fail("--evidence-depth needs --history-tokens")
         return None
     from memsim.history import HistoryOptions
 

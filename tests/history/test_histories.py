@@ -123,6 +123,12 @@ def test_bad_evidence_depth_is_a_clear_error(pseudo_profiles: Path, tmp_path: Pa
     )  # fmt: skip
     assert proc.returncode == 2
     assert "--evidence-depth" in proc.stderr
+    for extra in (["--evidence-depth", "0.5"], ["--assistant", "openai"]):
+        proc = memsim(
+            "generate", "--schema", str(PSEUDO), "--profiles", str(pseudo_profiles),
+            "--out", str(tmp_path / "e"), *extra,
+        )  # fmt: skip
+        assert proc.returncode == 2 and "--history-tokens" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize(
