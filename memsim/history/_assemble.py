@@ -88,8 +88,9 @@ def assemble(
     filled = int(tokens.sum())
     if abs(budget - block - filled) > TOLERANCE * budget:
         raise BudgetError(
-            f"question {record.tid}: the pool ({len(pool.sessions)} sessions) holds too "
-            f"little usable filler for a budget of {budget} tokens"
+            f"question {record.tid}: the filler sessions it may use ({int(usable.sum())} of "
+            f"{len(pool.sessions)}) do not come within 2% ({int(TOLERANCE * budget)} tokens) "
+            f"of the budget of {budget} tokens; use a larger budget"
         )
     split = _split(tokens, depth)
     gaps = _gaps(rng, len(chosen) + 1)
