@@ -49,10 +49,6 @@ def histories(folder: Path) -> Iterator[tuple[Record, set[str]]]:
             yield expand(record, store), {s.id for s in record.sessions}
 
 
-def _where(record: Record) -> Finding:
-    return Finding("", "error", "", record.tid, record.qa.qid, record.type, record.scenario)
-
-
 @dataset_check(
     "history_structure",
     "every history has sessions in time order, its evidence inside evidence sessions, no "
@@ -86,16 +82,15 @@ class HistoryStructure:
             self.stats.items += 1
             for problem in self._problems(record, own):
                 self.stats.counts[problem.split(":", 1)[0]] += 1
-                base = _where(record)
                 out.append(
                     Finding(
                         "history_structure",
                         "error",
                         problem,
-                        base.tid,
-                        base.qid,
-                        base.type,
-                        base.scenario,
+                        record.tid,
+                        record.qa.qid,
+                        record.type,
+                        record.scenario,
                         f"dataset.jsonl tid {record.tid}",
                     )
                 )

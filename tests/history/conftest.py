@@ -27,8 +27,3 @@ def english_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("history") / "profiles_en"
     ok("profiles", "--schema", str(ENGLISH), "--n", str(6 * PER_TYPE), "--out", str(out))
     return out
-
-
-@pytest.fixture(scope="session")
-def english_histories(tmp_path_factory: pytest.TempPathFactory, english_profiles: Path) -> Path:
-    return generate(ENGLISH, english_profiles, tmp_path_factory.mktemp("history") / "d_en")
