@@ -13,6 +13,7 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
     _answer_dates,
+    _assistant_turns,
     _blind,
     _classifier,
     _correctness,
@@ -20,6 +21,8 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _evidence_text,
     _faithful,
     _histories,
+    _history,
+    _history_classifier,
     _memdaily,
     _mentioned,
     _messages,

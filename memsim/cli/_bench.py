@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -99,6 +100,14 @@ from memsim.cli._common import progress_bar as _progress
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=128_000,
+    show_default=True,
+    help="History datasets (generate --history-tokens): the reader's context window in "
+    "tokens; full_context keeps the most recent turns that fit and says how much it cut.",
+)
 def bench_cmd(
     path: Path,
     fmt: str,
@@ -117,6 +126,7 @@ def bench_cmd(
     base_url: str | None,
     concurrency: int,
     cache_dir: str | None,
+    window: int,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
     from memsim._io import check_writable
@@ -154,6 +164,11 @@ def bench_cmd(
         except UnknownPluginError as exc:
             fail(str(exc))
         try:
+            from memsim.bench._history import is_history_dataset
+
+            if is_history_dataset(path):  # multi-session histories: their own loop
+                _history_bench(path, out, options, made, window, progress)
+                return
             recs = run_bench(
                 path,
                 out,
@@ -176,6 +191,24 @@ def bench_cmd(
     stats = made.run_stats()
     if stats:
         click.echo("reader run: " + ", ".join(f"{k} {v}" for k, v in stats.items() if v))
+    click.echo(f"wrote {out} (reader {made.label})")
+
+
+def _history_bench(
+    path: Path, out: Path, options: Any, made: Any, window: int, progress: bool | None
+) -> None:
+    from memsim.bench._history import run_history_bench, summary_lines
+
+    results = run_history_bench(
+        path,
+        out,
+        options,
+        made,
+        window,
+        progress=lambda it, total: _progress(it, total, "histories", progress),
+    )
+    for line in summary_lines(results):
+        click.echo(line)
     click.echo(f"wrote {out} (reader {made.label})")
 
 

@@ -259,6 +259,31 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
+@click.option(
+    "--history-tokens",
+    type=click.IntRange(min=1000),
+    default=None,
+    help="Give every question a multi-session history of this many tokens (o200k_base; "
+    "e.g. 32000, 128000, 1000000): its own sessions plus shared filler sessions.",
+)
+@click.option(
+    "--evidence-depth",
+    default="uniform",
+    show_default=True,
+    help="With --history-tokens: where the evidence sits, as a share of the filler before "
+    "it: 'uniform', or comma-separated fractions given to questions in turn (0,0.5,1).",
+)
+@click.option(
+    "--assistant",
+    type=click.Choice(["template", "openai", "zhipuai"]),
+    default="template",
+    show_default=True,
+    help="With --history-tokens: who writes the assistant turns: the locale's templates, "
+    "or that chat API (verified; the template is kept when a reply fails). Uses "
+    "--concurrency and --cache.",
+)
+@click.option("--assistant-model", help="Chat model for --assistant openai / zhipuai.")
+@click.option("--assistant-base-url", help="Server for --assistant (default: the service's).")
 @llm_options
 def generate_cmd(
     schema_path: str,
@@ -270,6 +295,11 @@ def generate_cmd(
     workers: int,
     formats: str,
     progress: bool | None,
+    history_tokens: int | None,
+    evidence_depth: str,
+    assistant: str,
+    assistant_model: str | None,
+    assistant_base_url: str | None,
     **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
@@ -292,6 +322,18 @@ def generate_cmd(
     options = GenerateOptions(
         seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
     )
+    history = _history_options(history_tokens, evidence_depth)
+    if assistant != "template":
+        if history is None or not assistant_model:
+            fail("--assistant openai/zhipuai needs --history-tokens and --assistant-model")
+        from dataclasses import replace
+
+        from memsim.history import AssistantLLM
+
+        config = AssistantLLM(
+            assistant, assistant_model, assistant_base_url, llm["concurrency"], llm["cache_dir"]
+        )
+        history = replace(history, assistant=config)
     with user_errors():
         counts = generate_dataset(
             schema_obj,
@@ -303,12 +345,35 @@ def generate_cmd(
             workers=workers,
             rewrite=rewrite,
             formats=tuple(dict.fromkeys(wanted)),
+            history=history,
         )
     click.echo(
         f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
     )
     for line in accounting_lines(counts["llm"]) if "llm" in counts else []:
         click.echo(line)
+    if "assistant_turns" in counts:
+        done = ", ".join(f"{k} {v}" for k, v in counts["assistant_turns"].items())
+        click.echo(f"assistant turns by the LLM: {done}")
+
+
+def _history_options(tokens: int | None, depth: str) -> Any:
+    """HistoryOptions from the options, or None without --history-tokens."""
+    if tokens is None:
+        if depth.strip() != "uniform":
+            fail("--evidence-depth needs --history-tokens")
+        return None
+    from memsim.history import HistoryOptions
+
+    if depth.strip() == "uniform":
+        return HistoryOptions(tokens)
+    try:
+        depths = tuple(float(d) for d in depth.split(",") if d.strip())
+    except ValueError:
+        fail(f"--evidence-depth: {depth!r} is not 'uniform' or comma-separated fractions")
+    if not depths or not all(0.0 <= d <= 1.0 for d in depths):
+        fail(f"--evidence-depth: {depth!r}: fractions must be between 0 and 1")
+    return HistoryOptions(tokens, depths)
 
 
 # --- plugins ---------------------------------------------------------------------------

@@ -165,6 +165,36 @@ class Recognise(_Strict):
     caught; leave out names that are also common words ("美的", "apple")."""
 
 
+class Task(_Strict):
+    """A generic task a user asks the assistant for help with (a task session's topic)."""
+
+    topic: str
+    opener: list[str] = Field(min_length=1)
+    """What the user says to start the task; states no fact of the user."""
+    help: list[str] = Field(min_length=1)
+    """The assistant's short help with it; states no fact of the user."""
+
+
+class Conversation(_Strict):
+    """Sessions with assistant turns (:mod:`memsim.history`). No line states a value
+    of any fact: the assistant only says what the user has said, or nothing at all."""
+
+    tasks: list[Task] = Field(min_length=2)
+    acknowledgements: list[str] = Field(min_length=2)
+    """The assistant's reply to a user turn that states a fact."""
+    follow_ups: list[str] = Field(min_length=2)
+    """A follow-up question the assistant may ask after a fact."""
+    replies: list[str] = Field(min_length=2)
+    """The assistant's reply to chit-chat."""
+    thanks: list[str] = Field(min_length=1)
+    """The user's closing line of a task session."""
+    welcome: list[str] = Field(min_length=1)
+    """The assistant's answer to ``thanks``."""
+    llm_prompt: str | None = None
+    """System prompt of an LLM that writes the assistant's turns: it gets the user's
+    turn in ``<user>`` tags and the template reply in ``<message>`` tags."""
+
+
 class LocaleData(_Strict):
     code: str
     self_forms: Forms
@@ -205,6 +235,9 @@ class LocaleData(_Strict):
     rewrite_prompts: dict[str, str] = Field(default_factory=dict)
     """LLM rewrite prompts over the language's prompt file, key by key (``system``,
     ``persona_field``, ...; see memsim.rewrite.RewritePrompts)."""
+    conversation: Conversation | None = None
+    """Assistant turns and task sessions of multi-session histories (None: a locale
+    without them cannot make histories)."""
 
     def article_for(self, value: str) -> str:
         return self.article_before_vowel if value[:1].lower() in self.vowels else self.article
