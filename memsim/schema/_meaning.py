@@ -125,7 +125,7 @@ def transforms_of(schema: Schema, kind: str, attr: str) -> tuple[str, ...]:
     dist = a.dist.kind
     if schema.format_version < 2:
         scenario = schema.entities[kind].scenario
-        if scenario == "roles":
+        if scenario in ("roles", "user"):  # the user's own numbers and dates too
             inferred = {
                 "text": ("digit_sum", "email_domain"),
                 "month_day": ("season",),
