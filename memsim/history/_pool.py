@@ -31,7 +31,7 @@ from memsim.dataset._generate import GenerateOptions, GenerationError, make_reco
 from memsim.history._sessions import conversation_of, into_sessions
 from memsim.profile import Profile
 from memsim.qa import QAContext
-from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn, record_from_json
+from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn
 from memsim.sampling import ProfileSampler
 
 HISTORY_STREAM = 14
@@ -194,7 +194,7 @@ def _sessions(
             except GenerationError:
                 raw = None
             if raw is not None:
-                record = record_from_json(raw)
+                record = raw
                 rng = stream(options.seed, 0, i)
                 made = into_sessions(record, ctx.loc, rng, f"f{i:07d}")
                 if assistant is not None:
