@@ -34,14 +34,14 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     schema = load_schema(SCHEMA)
     folder = tmp_path_factory.mktemp("records") / "profiles"
     options = GenerateOptions(seed=3, per_type=5)
-    n = 6 * options.per_type
+    n = len(options.types) * options.per_type
     profiles = ProfileSampler(BRNet(schema)).profiles(3, 0, n)
     write_profiles(profiles, folder, {"schema": {"name": schema.name}, "start": 0})
     return list(generate_records(schema, folder, options))
 
 
 def test_generated_records_round_trip(generated: list[Record]) -> None:
-    assert len(generated) == 30
+    assert len(generated) == 5 * len(GenerateOptions().types)
     for record in generated:
         data = record_to_json(record)
         assert data["format_version"] == 2

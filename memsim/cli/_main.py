@@ -239,8 +239,8 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
 @click.option(
     "--types",
     default="",
-    help="Comma-separated QA kinds (see `memsim ls qa_kind`); default: all nine, "
-    "MemDaily's six then knowledge_update, temporal, abstention.",
+    help="Comma-separated QA kinds (see `memsim ls qa_kind`); default: every kind the schema "
+    "supports (knowledge_update and temporal need an attribute with changes:).",
 )
 @click.option(
     "--workers",
@@ -305,13 +305,17 @@ def generate_cmd(
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
     manifest."""
     from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
-    from memsim.qa import KIND_ORDER, QA_KINDS
+    from memsim.qa import QA_KINDS, default_kinds
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
     with user_errors():
         check_writable(out, DATASET_KIND)
-    kinds = tuple(t.strip() for t in types.split(",") if t.strip()) if types else KIND_ORDER
+    kinds = (
+        tuple(t.strip() for t in types.split(",") if t.strip())
+        if types
+        else default_kinds(schema_obj)
+    )
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")

@@ -20,6 +20,7 @@ from memsim.dataset._generate import (
 )
 from memsim.dataset._write import DATASET_KIND, DEFAULT_FORMATS, write_dataset
 from memsim.profile import check_profiles
+from memsim.qa import make_context
 from memsim.records import Record
 from memsim.schema import Schema
 from memsim.verbalize import schema_locale
@@ -113,6 +114,7 @@ __all__ = [
     "data_card",
     "generate_dataset",
     "generate_records",
+    "make_context",
     "make_record",
     "plan",
     "plan_size",

@@ -16,10 +16,12 @@ from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
 from memsim.qa._registry import QA_KINDS, QAKind
 from memsim.qa._setup import make_context
 from memsim.qa._types import LETTERS, Draft, FactRef, Message, Statement
+from memsim.schema import Schema
 
 KIND_ORDER = (
     "simple",
     "conditional",
+    "default_kinds",
     "comparative",
     "aggregative",
     "post_processing",
@@ -28,8 +30,23 @@ KIND_ORDER = (
     "temporal",
     "abstention",
 )
+HISTORY_KINDS = ("knowledge_update", "temporal")
+"""Kinds that ask about values changing over time: a schema with no ``changes:`` has none."""
+
+
+def default_kinds(schema: Schema) -> tuple[str, ...]:
+    """The kinds generated when none are named: every kind, less those that read value
+    histories when no attribute of the schema changes over time."""
+    changing = any(
+        a.changes is not None
+        for kind in schema.entities
+        for a in schema.attributes_of(kind).values()
+    )
+    return tuple(k for k in KIND_ORDER if changing or k not in HISTORY_KINDS)
+
 
 __all__ = [
+    "HISTORY_KINDS",
     "KIND_ORDER",
     "LETTERS",
     "ORDERED_TYPES",

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from histories import ENGLISH, PER_TYPE, PSEUDO, generate, ok
 
+from memsim.qa import KIND_ORDER
+
 
 @pytest.fixture(scope="session")
 def pseudo_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("history") / "profiles"
-    ok("profiles", "--schema", str(PSEUDO), "--n", str(6 * PER_TYPE), "--out", str(out))
+    ok("profiles", "--schema", str(PSEUDO), "--n", str(len(KIND_ORDER) * PER_TYPE), "--out", str(out))
     return out
 
 
@@ -25,5 +27,5 @@ def pseudo_histories(tmp_path_factory: pytest.TempPathFactory, pseudo_profiles: 
 @pytest.fixture(scope="session")
 def english_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("history") / "profiles_en"
-    ok("profiles", "--schema", str(ENGLISH), "--n", str(6 * PER_TYPE), "--out", str(out))
+    ok("profiles", "--schema", str(ENGLISH), "--n", str(len(KIND_ORDER) * PER_TYPE), "--out", str(out))
     return out

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from histories import DATA, ENGLISH, PSEUDO
 
-from memsim.dataset import make_context, make_record
+from memsim.dataset import make_record
 from memsim.history import assistant_problems, into_sessions
-from memsim.qa import KIND_ORDER, QA_KINDS
+from memsim.qa import KIND_ORDER, QA_KINDS, make_context
 from memsim.records import ASSISTANT, USER, record_from_json
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema

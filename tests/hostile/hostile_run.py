@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
 SCHEMA_ZH = ROOT / "schemas" / "daily_life.zh.yaml"
-N_PROFILES = 60
+N_PROFILES = 90
 PER_TYPE = 10
 
 

@@ -17,7 +17,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memsim.qa import KIND_ORDER, QA_KINDS
+from memsim.qa import KIND_ORDER, QA_KINDS, default_kinds
+from memsim.schema import load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPUS = ROOT / "schemas" / "campus.en.yaml"
@@ -129,7 +130,7 @@ def test_a_renamed_domain_generates_every_kind_and_audits_clean(
     )
 
     _memsim("schema", "validate", str(schema))
-    _memsim("profiles", "--schema", str(schema), "--n", str(6 * PER_TYPE), "--out", str(base / "p"))
+    _memsim("profiles", "--schema", str(schema), "--n", str(len(KIND_ORDER) * PER_TYPE), "--out", str(base / "p"))
     _memsim(
         "generate",
         "--schema",
@@ -155,7 +156,8 @@ def test_a_renamed_domain_generates_every_kind_and_audits_clean(
     )
     records = [json.loads(line) for line in (base / "d" / "dataset.jsonl").open(encoding="utf-8")]
     made = {(r["type"], r["scenario"]) for r in records}
-    assert made == {(k, s) for k in KIND_ORDER for s in QA_KINDS.get(k).all_scenarios}
+    kinds = default_kinds(load_schema(schema))
+    assert made == {(k, s) for k in kinds for s in QA_KINDS.get(k).all_scenarios}
     report = json.loads((base / "a" / "report.json").read_text(encoding="utf-8"))
     errors = [f for f in report["findings"] if f["severity"] == "error"]
     assert report["verdict"]["errors"] == 0, errors[:5]
