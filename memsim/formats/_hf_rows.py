@@ -71,8 +71,26 @@ def _arrow(pa: Any, kind: _Kind) -> Any:
     return {int: pa.int64(), str: pa.string(), bool: pa.bool_()}.get(kind.base, pa.string())
 
 
-def row_of_record(record: Record) -> dict[str, Any]:
-    return {name: _to_row(getattr(record, name), kind) for name, kind in _fields(Record)}
+class SharedHistory:
+    """The last history converted, reused while consecutive records hold the same one
+    (LoCoMo's questions share their conversation's sessions: without this, each of its
+    1,986 questions would convert the whole conversation again)."""
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.value: Any = None
+
+
+def row_of_record(record: Record, shared: SharedHistory | None = None) -> dict[str, Any]:
+    row = {}
+    for name, kind in _fields(Record):
+        if name == "sessions" and shared is not None:
+            if shared.key is not record.sessions:
+                shared.key, shared.value = record.sessions, _to_row(record.sessions, kind)
+            row[name] = shared.value
+        else:
+            row[name] = _to_row(getattr(record, name), kind)
+    return row
 
 
 def _to_row(value: Any, kind: _Kind) -> Any:
@@ -102,9 +120,10 @@ def check_schema(path: Path, found: Any, expected: Any) -> None:
             raise FormatError(path, f"must be {column.type}, not {actual}", field=column.name)
 
 
-def record_from_row(path: Path, row: dict[str, Any]) -> Record:
+def record_from_row(path: Path, row: dict[str, Any], shared: SharedHistory | None = None) -> Record:
     """The record of a row read back with pyarrow (the file's schema was checked; nulls
-    where a record holds none, JSON text and speakers are checked here)."""
+    where a record holds none, JSON text and speakers are checked here). With ``shared``,
+    consecutive rows with equal sessions share one tuple of them, as LoCoMo's reader gives."""
     record_id = row.get("tid")
 
     def build(value: Any, kind: _Kind, where: str) -> Any:
@@ -121,14 +140,19 @@ def record_from_row(path: Path, row: dict[str, Any]) -> Record:
             assert kind.item is not None
             return tuple(build(v, kind.item, f"{where}[{i}]") for i, v in enumerate(value))
         if _is_record_type(kind.base):
-            made = {
-                n: build(value[n], k, f"{where}.{n}" if where else n) for n, k in _fields(kind.base)
-            }
+            made = {n: build(value[n], k, f"{where}.{n}") for n, k in _fields(kind.base)}
             if made.get("speaker", SPEAKERS[0]) not in SPEAKERS:
                 problem = f"{made['speaker']!r} is not user or assistant"
                 raise FormatError(path, problem, record=record_id, field=f"{where}.speaker")
             return kind.base(**made)
         return value
 
-    record: Record = build(row, _Kind(Record), "")
-    return record
+    fields = {}
+    for name, kind in _fields(Record):
+        if name == "sessions" and shared is not None:
+            if shared.key is None or shared.key != row[name]:
+                shared.key, shared.value = row[name], build(row[name], kind, name)
+            fields[name] = shared.value
+        else:
+            fields[name] = build(row[name], kind, name)
+    return Record(**fields)

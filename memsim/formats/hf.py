@@ -28,11 +28,20 @@ from typing import Any
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats import _hf_card as card
-from memsim.formats._hf_rows import check_schema, record_from_row, row_of_record, row_schema
+from memsim.formats._hf_rows import (
+    SharedHistory,
+    check_schema,
+    record_from_row,
+    row_of_record,
+    row_schema,
+)
 from memsim.records import Record
 
 DATA, SPLIT, ALL = "data", "test", "all"
 ROW_GROUP = 1000
+READ_BATCH = 100
+"""Rows turned into Python objects at a time when reading: small, since a row holds its
+whole history (a LoCoMo question, a conversation of ~600 turns)."""
 
 
 def _pyarrow() -> Any:
@@ -75,9 +84,10 @@ class HuggingFaceFormat:
             except (OSError, pa.ArrowException) as exc:
                 raise FormatError(file, f"not a Parquet file: {exc}") from None
             check_schema(file, parquet.schema_arrow, schema)
-            for batch in parquet.iter_batches(batch_size=ROW_GROUP):
+            shared = SharedHistory()
+            for batch in parquet.iter_batches(batch_size=READ_BATCH):
                 for row in batch.to_pylist():
-                    yield record_from_row(file, row)
+                    yield record_from_row(file, row, shared)
 
     def write(self, records: Iterable[Record], out: Path, info: ExportInfo) -> list[str]:
         pa = _pyarrow()
@@ -86,6 +96,7 @@ class HuggingFaceFormat:
         writers: dict[str, Any] = {}
         buffers: dict[str, list[dict[str, Any]]] = {}
         figures: dict[str, card.Figures] = {}
+        shared = SharedHistory()
 
         def flush(config: str) -> None:
             if config not in writers:
@@ -99,7 +110,7 @@ class HuggingFaceFormat:
         try:
             for record in records:
                 config = config_name(record.type)
-                buffers.setdefault(config, []).append(row_of_record(record))
+                buffers.setdefault(config, []).append(row_of_record(record, shared))
                 figures.setdefault(config, card.Figures()).add(record)
                 if len(buffers[config]) >= ROW_GROUP:
                     flush(config)

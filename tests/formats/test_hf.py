@@ -4,6 +4,7 @@ pyarrow is imported only when used; bad files are FormatErrors naming file and f
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -164,3 +165,14 @@ def test_a_file_that_is_not_parquet_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"aggregative-test\.parquet: not a Parquet file"):
         list(HF.read(tmp_path / "out"))
     assert not HF.detect(tmp_path) and not HF.detect(tmp_path / "nothing")
+
+
+def test_records_sharing_a_history_still_share_it_read_back(tmp_path: Path) -> None:
+    """As LoCoMo's questions share their conversation's sessions."""
+    a, b, c = fixed_records(3)
+    b = dataclasses.replace(b, type=a.type, sessions=a.sessions)
+    c = dataclasses.replace(c, type=a.type)
+    _export(tmp_path / "out", [a, b, c])
+    back = list(HF.read(tmp_path / "out"))
+    assert back == [a, b, c]
+    assert back[0].sessions is back[1].sessions and back[2].sessions is not back[1].sessions
