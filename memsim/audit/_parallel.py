@@ -7,9 +7,9 @@ them, and the parent puts the results back in the checks' order. The report is t
 same, byte for byte (bar its wall-clock ``seconds``), whatever the number of workers.
 
 Checks are shared out by their measured cost (longest first, each to the least loaded
-worker), so the option-prior shortcut, most of an audit's time, gets a worker of its
-own. Workers are forked (the context, with its profiles and schema, is inherited, not
-pickled); where fork is not available the audit runs in one process.
+worker), so two workers get about half the work each. Workers are forked (the context,
+with its profiles and schema, is inherited, not pickled); where fork is not available
+the audit runs in one process.
 """
 
 from __future__ import annotations
@@ -28,18 +28,25 @@ if TYPE_CHECKING:
     from memsim.audit._framework import Check
 
 COST: dict[str, float] = {
-    "shortcut_prior": 60.0,
-    "messages_state_facts": 11.0,
-    "shortcut_format_classifier": 5.0,
-    "answer_rederived": 4.0,
-    "noise_facts": 2.0,
-    "message_garbage": 2.0,
-    "answer_dates_resolved": 1.5,
-    "shortcut_centroid": 1.5,
+    "shortcut_prior": 4.5,
+    "messages_state_facts": 3.3,
+    "answer_rederived": 2.3,
+    "shortcut_format_classifier": 1.6,
+    "message_garbage": 0.5,
+    "options_correct": 0.45,
+    "shortcut_centroid": 0.45,
+    "noise_facts": 0.4,
+    "answer_dates_resolved": 0.4,
+    "relative_times": 0.2,
+    "option_dates_valid": 0.2,
+    "withheld_unstated": 0.15,
+    "timestamps_increasing": 0.15,
+    "question_after_messages": 0.15,
 }
-"""Relative CPU time of the costly checks on a generated dataset (benchmarks/audit.py);
-a check not listed counts 0.5."""
+"""CPU seconds of the costly checks on a generated dataset of 3,000 questions (measured
+for issue 17 with per-check timers); a check not listed counts 0.1."""
 
+DEFAULT_COST = 0.1
 Progress = Callable[[Iterator[AuditItem]], Iterable[AuditItem]]
 RunOne = Callable[[AuditContext, list[str], "Progress | None"], AuditReport]
 _INHERITED: tuple[AuditContext, RunOne, Progress | None] | None = None
@@ -50,10 +57,10 @@ def share(checks: list[Check], workers: int) -> list[list[str]]:
     """The checks' names in ``workers`` groups of about equal cost (deterministic)."""
     groups: list[list[str]] = [[] for _ in range(max(1, min(workers, len(checks))))]
     loads = [0.0] * len(groups)
-    for check in sorted(checks, key=lambda c: (-COST.get(c.name, 0.5), c.name)):
+    for check in sorted(checks, key=lambda c: (-COST.get(c.name, DEFAULT_COST), c.name)):
         least = loads.index(min(loads))
         groups[least].append(check.name)
-        loads[least] += COST.get(check.name, 0.5)
+        loads[least] += COST.get(check.name, DEFAULT_COST)
     return groups
 
 
