@@ -60,7 +60,10 @@ def generate_dataset(
     (:mod:`memsim.history`), written by its own streaming writer."""
     if history is not None:
         if rewrite is not None:
-            raise ValueError("histories to a token budget are made offline (no LLM rewrite)")
+            raise ValueError(
+                "an LLM rewrite of messages (--verbalizer) does not combine with histories "
+                "yet; --assistant has an LLM write the assistant turns"
+            )
         from memsim.history import write_history_dataset
 
         return write_history_dataset(
