@@ -56,7 +56,10 @@ def generate_dataset(
     check_request(profiles, options)  # the request's size, checked before anything is built
     if history is not None:
         if rewrite is not None:
-            raise ValueError("histories to a token budget are made offline (no LLM rewrite)")
+            raise ValueError(
+                "an LLM rewrite of messages (--verbalizer) does not combine with histories "
+                "yet; --assistant has an LLM write the assistant turns"
+            )
         from memsim.history import write_history_dataset
 
         return write_history_dataset(
