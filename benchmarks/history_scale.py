@@ -30,16 +30,16 @@ SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
 CHILD = r"""
 import json, resource, sys
 from pathlib import Path
-from memsim.dataset import GenerateOptions, generate_dataset
-from memsim.history import HistoryOptions
+from memsim.dataset import GenerateOptions
+from memsim.history import HistoryOptions, write_history_dataset
 from memsim.schema import load_schema
 
 schema_path, profiles, out, per_type, budget = sys.argv[1:6]
 schema = load_schema(schema_path)
-counts = generate_dataset(
+counts = write_history_dataset(
     schema, Path(schema_path), Path(profiles), Path(out),
     GenerateOptions(seed=0, per_type=int(per_type)),
-    history=HistoryOptions(int(budget)),
+    HistoryOptions(int(budget)),
 )
 rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"counts": counts, "rss_mb": rss_kb / 1024}))

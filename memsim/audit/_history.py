@@ -63,7 +63,7 @@ class HistoryStructure:
         self.folder = history_folder(ctx)
         self.count: Callable[[str], int] | None = None
         try:
-            from memsim.bench._tokens import TokenCounter
+            from memsim._tokens import TokenCounter
 
             self.count = TokenCounter().count
         except ImportError:

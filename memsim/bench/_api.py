@@ -16,6 +16,7 @@ from typing import Any
 
 from memsim import __version__
 from memsim._io import MANIFEST, atomic_output_dir, dumps
+from memsim._tokens import TOKENIZER, token_counter
 from memsim.bench._data import (
     Format,
     Source,
@@ -30,7 +31,6 @@ from memsim.bench._report import markdown, plot, records
 from memsim.bench._run import BenchRun, Progress, with_progress
 from memsim.bench._times import detect_format
 from memsim.bench._tokenize import has_cjk
-from memsim.bench._tokens import TOKENIZER, token_counter
 
 BENCH_KIND = "bench"
 DEFAULT_LEVELS = (1, 10, 50, 100)

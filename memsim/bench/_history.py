@@ -99,7 +99,7 @@ def run_history_bench(
     window: int = DEFAULT_WINDOW,
     progress: Callable[[Iterable[Record], int], Iterable[Record]] | None = None,
 ) -> dict[str, Any]:
-    from memsim.bench._tokens import token_counter
+    from memsim._tokens import token_counter
     from memsim.history import depth_bucket, read_histories
 
     folder = path if path.is_dir() else path.parent

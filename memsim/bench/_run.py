@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from memsim._tokens import TokenCounter
 from memsim.bench._infuse import infuse
 from memsim.bench._memory import Memory
 from memsim.bench._metrics import LatencyHistogram, evidence_seen, ndcg_at_k, recall_at_k
 from memsim.bench._pool import NoisePool
 from memsim.bench._reader import BATCH, Reader, ReaderItem, memory_line
 from memsim.bench._times import TimeFormat
-from memsim.bench._tokens import TokenCounter
 from memsim.bench._types import BenchItem, Message
 from memsim.records import Record
 

@@ -338,19 +338,34 @@ def generate_cmd(
             assistant, assistant_model, assistant_base_url, llm["concurrency"], llm["cache_dir"]
         )
         history = replace(history, assistant=config)
+    bar = lambda it, total: _progress(it, total, "trajectories", progress)  # noqa: E731
     with user_errors():
-        counts = generate_dataset(
-            schema_obj,
-            Path(schema_path),
-            Path(profiles_dir),
-            Path(out),
-            options,
-            progress=lambda it, total: _progress(it, total, "trajectories", progress),
-            workers=workers,
-            rewrite=rewrite,
-            formats=tuple(dict.fromkeys(wanted)),
-            history=history,
-        )
+        if history is None:
+            counts = generate_dataset(
+                schema_obj,
+                Path(schema_path),
+                Path(profiles_dir),
+                Path(out),
+                options,
+                progress=bar,
+                workers=workers,
+                rewrite=rewrite,
+                formats=tuple(dict.fromkeys(wanted)),
+            )
+        else:  # histories to a token budget have their own streaming writer
+            from memsim.dataset import check_request
+            from memsim.history import write_history_dataset
+
+            if rewrite is not None:
+                raise ValueError(
+                    "an LLM rewrite of messages (--verbalizer) does not combine with histories "
+                    "yet; --assistant has an LLM write the assistant turns"
+                )
+            check_request(Path(profiles_dir), options)
+            counts = write_history_dataset(
+                schema_obj, Path(schema_path), Path(profiles_dir), Path(out), options, history,
+                workers, bar,
+            )  # fmt: skip
     click.echo(
         f"wrote {counts['trajectories']} trajectories, {counts['messages']} messages to {out}"
     )

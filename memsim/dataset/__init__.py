@@ -26,7 +26,6 @@ from memsim.schema import Schema
 from memsim.verbalize import schema_locale
 
 if TYPE_CHECKING:  # the LLM pass is imported only when it is used
-    from memsim.history import HistoryOptions
     from memsim.rewrite import RewriteOptions
 
 Progress = Callable[[Iterable[Record], int], Iterable[Record]]
@@ -42,29 +41,14 @@ def generate_dataset(
     workers: int = 1,
     rewrite: RewriteOptions | None = None,
     formats: Sequence[str] = DEFAULT_FORMATS,
-    history: HistoryOptions | None = None,
 ) -> dict[str, Any]:
     """Generate and write a whole dataset folder atomically; return the counts.
 
     With ``rewrite``, template records go through an LLM rewrite pass
     (:mod:`memsim.rewrite`) on their way to disk; the counts then hold ``llm``: what
     the data needed (also in the manifest) and what this run did (``run``).
-    ``formats`` are written beside the native ``dataset.jsonl`` (always written).
-
-    With ``history``, every question gets a multi-session history to a token budget
-    (:mod:`memsim.history`), written by its own streaming writer."""
+    ``formats`` are written beside the native ``dataset.jsonl`` (always written)."""
     check_request(profiles, options)  # the request's size, checked before anything is built
-    if history is not None:
-        if rewrite is not None:
-            raise ValueError(
-                "an LLM rewrite of messages (--verbalizer) does not combine with histories "
-                "yet; --assistant has an LLM write the assistant turns"
-            )
-        from memsim.history import write_history_dataset
-
-        return write_history_dataset(
-            schema, schema_path, profiles, out, options, history, workers, progress
-        )
     total = plan_size(options)
     profiles_manifest = check_profiles(profiles, schema.name, total)
     with ExitStack() as stack:
@@ -114,6 +98,7 @@ __all__ = [
     "DataCard",
     "GenerateOptions",
     "GenerationError",
+    "check_request",
     "data_card",
     "generate_dataset",
     "generate_records",

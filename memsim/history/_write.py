@@ -62,7 +62,7 @@ class HistoryOptions:
 
 def token_count() -> Callable[[str], int]:
     try:
-        from memsim.bench._tokens import TokenCounter
+        from memsim._tokens import TokenCounter
 
         return TokenCounter().count
     except ImportError:

@@ -32,14 +32,13 @@ from memsim.qa._context import QAContext, others
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
+from memsim.schema import location_attribute, workplace_attribute
 
 UNTOLD = 0.25
 FALSE_PREMISE = 0.5
 """Share of the unanswerable questions about people that name someone who is not there."""
 OUTCOME_STREAM = 12
 """Spawn-key head of the per-profile outcome stream (changes use 11)."""
-PLACE_ATTRIBUTES = ("work_city", "employer")
-"""The user's facts a message's place says (where the user works): never withheld."""
 
 
 @qa_kind("abstention", ("user", "roles", "items", "places"), hybrid=False)
@@ -55,7 +54,12 @@ def abstention(
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
     if untold and scenario == "user":
-        attrs = [a for a in attrs if a not in PLACE_ATTRIBUTES]
+        # the user's facts a message's place says (where they are, where they work)
+        places = {
+            location_attribute(ctx.schema, entity.kind),
+            workplace_attribute(ctx.schema, entity.kind),
+        }
+        attrs = [a for a in attrs if a not in places]
     if not attrs:
         return None
     attr = attrs[int(rng.integers(len(attrs)))]

@@ -325,11 +325,17 @@ def _about_user(ctx: QAContext, profile: Profile, rng: np.random.Generator) -> D
     their facts, asked with the locale's wording for the user ("... of my phone number")."""
     name = USER_TRANSFORMS[int(rng.integers(len(USER_TRANSFORMS)))]
     user = ctx.group(profile, "user")
-    people = [e for e in ctx.with_user(profile) if e.scenario != "user" and "age" in e.facts]
     if not user:
         return None
     if name == "age_difference":
-        if not people or "age" not in user[0].facts:
+        # the user's attribute the schema words as an age difference, and the people who have it
+        attrs = [a for a in user[0].facts if "age_difference" in ctx.transforms(user[0], a)]
+        people = [
+            e
+            for e in ctx.with_user(profile)
+            if e.scenario != "user" and attrs and attrs[0] in e.facts
+        ]
+        if not people:
             return None
         other = people[int(rng.integers(len(people)))]
         draft = TRANSFORMS[name](ctx, [other, user[0]], rng)

@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 from histories import ENGLISH
 
-from memsim.dataset import GenerateOptions, generate_dataset
-from memsim.history import AssistantLLM, HistoryOptions, assistant_problems, read_histories
+from memsim.dataset import GenerateOptions
+from memsim.history import (
+    AssistantLLM,
+    HistoryOptions,
+    assistant_problems,
+    read_histories,
+    write_history_dataset,
+)
 from memsim.llm.testing import FakeChatServer, Fault, Rule
 from memsim.records import ASSISTANT
 from memsim.schema import load_schema
@@ -18,9 +24,9 @@ from memsim.schema import load_schema
 
 def _generate(profiles: Path, out: Path, server: FakeChatServer, cache: Path) -> dict[str, object]:
     config = AssistantLLM("openai", "fake-model", server.base_url, 8, str(cache))
-    return generate_dataset(
+    return write_history_dataset(
         load_schema(str(ENGLISH)), ENGLISH, profiles, out, GenerateOptions(per_type=1),
-        history=HistoryOptions(2500, (0.5,), assistant=config),
+        HistoryOptions(2500, (0.5,), assistant=config),
     )  # fmt: skip
 
 

