@@ -11,18 +11,19 @@ import pytest
 from hostile_run import SCHEMA, assert_refused, memsim
 
 CASES = {
-    "domain value": ("    - Los Angeles\n", "    - Los {who} Angeles\n", 39),
-    "attribute value": ("values: [male, female]", "values: [male, '{who}']", 157),
-    "label": ("label: {en: height}", "label: {en: 'height {unit}'}", 191),
-    "escaped brace": ("values: [male, female]", "values: [male, 'fe}}male']", 157),
+    "domain value": ("    - Los Angeles\n", "    - Los {who} Angeles\n"),
+    "attribute value": ("values: [male, female]", "values: [male, '{who}']"),
+    "label": ("label: {en: height}", "label: {en: 'height {unit}'}"),
+    "escaped brace": ("values: [male, female]", "values: [male, 'fe}}male']"),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_brace_in_a_schema_value_is_refused(tmp_path: Path, case: str) -> None:
-    old, new, line = CASES[case]
+    old, new = CASES[case]
     text = SCHEMA.read_text(encoding="utf-8")
     assert old in text
+    line = text[: text.index(old)].count("\n") + 1  # the line the edit is on
     schema = tmp_path / "s.yaml"
     schema.write_text(text.replace(old, new, 1), encoding="utf-8")
     assert_refused(memsim("schema", "validate", schema), f"{schema}:{line}:", "template token")
