@@ -21,7 +21,6 @@ from memsim.schema import Schema
 KIND_ORDER = (
     "simple",
     "conditional",
-    "default_kinds",
     "comparative",
     "aggregative",
     "post_processing",
@@ -64,6 +63,7 @@ __all__ = [
     "assign_letters",
     "comparative",
     "conditional",
+    "default_kinds",
     "knowledge_update",
     "make_context",
     "noisy",
