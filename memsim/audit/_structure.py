@@ -153,13 +153,17 @@ def ground_truth_letter(
 
 @item_check(
     "timestamps_increasing",
-    "every message time parses, names its real weekday, and comes strictly after the previous one",
+    "every message time parses, names its real weekday, and comes strictly after the previous "
+    "one (or at the same time, inside a session dated as a whole as LongMemEval and LoCoMo do)",
     GROUP,
 )
 def timestamps_increasing(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> list[Finding]:
     out = []
     previous = None
     backwards = 0
+    # formats that date sessions, not turns (LongMemEval, LoCoMo), give every turn of a
+    # session its date: equal times inside such a session are not a step back
+    dated = {s.id for s in item.record.sessions if len({t.time for t in s.turns}) == 1}
     for position, m in enumerate(item.messages):
         stamp = parse_stamp(m.get("time"))
         if stamp is None:
@@ -171,7 +175,13 @@ def timestamps_increasing(item: AuditItem, ctx: AuditContext, stats: CheckStats)
             out.append(
                 finding("timestamps_increasing", "error", item, f"weekday of {m.get('time')!r}")
             )
-        if previous is not None and stamp.when <= previous[1]:
+        same_dated = (
+            previous is not None
+            and stamp.when == previous[1]
+            and m.get("session") in dated
+            and m.get("session") == item.messages[previous[0]].get("session")
+        )
+        if previous is not None and stamp.when <= previous[1] and not same_dated:
             backwards += 1
             if backwards <= 3:  # one finding per step, at most three per item
                 out.append(
