@@ -283,6 +283,8 @@ def _clock(
     if first is not None:
         room = int(rng.integers(1, 15))
         start_day = max(timeline.start, min(start_day, first.date() - dt.timedelta(days=room)))
+        # an event on the timeline's first day: the messages start the day before it
+        start_day = min(start_day, first.date() - dt.timedelta(days=1))
     now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
         minutes=int(rng.integers(0, 180))
     )
