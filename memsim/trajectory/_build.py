@@ -221,23 +221,31 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     if not wanted:
         return out
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
-    entities = [e for e in ctx.unnamed(profile, life) if e.scenario in scenarios]
     said = {u.fact_ids()[0] for u in out}
-    spare = [
-        (e, f)
-        for e in entities
-        for f in e.facts.values()
-        if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
-    ]
-    if not spare:
-        return out
     rates = evidence_rates(ctx)
-    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
-    for i in rng.choice(
-        len(spare), size=min(wanted, len(spare)), replace=False, p=weights / weights.sum()
+    people = ctx.unnamed(profile, life)
+    base = len(out)
+    # that life's people of the question's scenarios first, then (a life with too few of
+    # them, e.g. the same single item) its other people
+    for group in (
+        [e for e in people if e.scenario in scenarios],
+        [e for e in people if e.scenario not in scenarios],
     ):
-        entity, fact = spare[int(i)]
-        out.append(_Unit("noise", ((entity, fact),), source=life.id))
+        need = wanted - (len(out) - base)
+        spare = [
+            (e, f)
+            for e in group
+            for f in e.facts.values()
+            if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
+        ]
+        if need <= 0 or not spare:
+            continue
+        weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+        for i in rng.choice(
+            len(spare), size=min(need, len(spare)), replace=False, p=weights / weights.sum()
+        ):
+            entity, fact = spare[int(i)]
+            out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
 
 
@@ -284,6 +292,8 @@ def _clock(
     if first is not None:
         room = int(rng.integers(1, 15))
         start_day = max(timeline.start, min(start_day, first.date() - dt.timedelta(days=room)))
+        # an event on the timeline's first day: the messages start the day before it
+        start_day = min(start_day, first.date() - dt.timedelta(days=1))
     now = dt.datetime.combine(start_day, dt.time(WAKING[0])) + dt.timedelta(
         minutes=int(rng.integers(0, 180))
     )

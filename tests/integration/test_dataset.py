@@ -801,18 +801,31 @@ def test_hard_negatives_stated(records: list[dict[str, Any]], profs: dict[str, P
 
 
 def test_noise_messages(records: list[dict[str, Any]], profs: dict[str, Prof]) -> None:
-    """Noisy items only: as many noise messages as params.noise, none naming an entity
-    of this profile (so they never contradict the answer)."""
+    """Noise comes from one other life and names no entity of this profile (so it never
+    contradicts the answer). Noisy items have params.noise messages of it, besides the
+    distractors said of that life's people (at most 3 per part, of the asked attribute),
+    which are the only noise of simple and conditional items and none of other kinds."""
     problems: list[str] = []
     for rec in records:
         noise = [m for m in rec["message_list"] if m["role"] == "noise"]
-        wanted = rec["QA"]["provenance"]["params"].get("noise", 0)
-        if rec["type"] != "noisy" and noise:
+        params = rec["QA"]["provenance"]["params"]
+        wanted = params.get("noise", 0)
+        parts = [p["params"] for p in params.get("parts", [])] or [params]
+        asked = {p.get("attribute") for p in parts}
+        lives = {f.split(":")[0] for m in noise for f in m["facts"]}
+        said = [m for m in noise if m["facts"][0].rsplit(".", 1)[-1] in asked]
+        if len(lives) > 1:
+            problems.append(f"tid {rec['tid']}: noise from {len(lives)} other lives")
+        if rec["type"] in ("simple", "conditional") and len(said) != len(noise):
+            problems.append(f"tid {rec['tid']}: noise of another attribute than the asked one")
+        if rec["type"] not in ("simple", "conditional", "noisy") and noise:
             problems.append(
                 f"tid {rec['tid']}: {len(noise)} noise messages in a {rec['type']} item"
             )
-        if rec["type"] == "noisy":
-            if not 2 <= wanted <= 5 or len(noise) != wanted:
+        if len(noise) - wanted > 3 * len(parts):
+            problems.append(f"tid {rec['tid']}: {len(noise)} noise messages")
+        if rec["type"] in ("simple", "conditional", "noisy"):
+            if rec["type"] == "noisy" and (not 2 <= wanted <= 5 or len(noise) < wanted):
                 problems.append(
                     f"tid {rec['tid']}: params.noise={wanted}, {len(noise)} noise messages"
                 )
