@@ -135,7 +135,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     if not wanted or not ctx.noise_profiles:
         return []
     taken = {ctx.who(e).casefold() for e in profile.entities}
-    scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
+    # the user is one person: noise about the user's own facts would be another "I", so
+    # questions about the user get noise about people the user does not have
+    scenarios = {profile.entity(f.entity).scenario for f in draft.evidence} - {"user"} or {"roles"}
     out: list[_Unit] = []
     for _ in range(wanted * 20):
         if len(out) == wanted:
