@@ -20,6 +20,7 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,6 +136,7 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     if not wanted or not ctx.noise_profiles:
         return []
     taken = {ctx.who(e).casefold() for e in profile.entities}
+    named = {ctx.who(e).casefold() for e in profile.entities if e.scenario != "user"}
     # the user is one person: noise about the user's own facts would be another "I", so
     # questions about the user get noise about people the user does not have
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence} - {"user"} or {"roles"}
@@ -145,13 +147,22 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         other = ctx.noise_profiles[int(rng.integers(len(ctx.noise_profiles)))]
         entities = [e for e in other.entities if e.scenario in scenarios]
         entity = entities[int(rng.integers(len(entities)))]
-        if ctx.who(entity).casefold() in taken:
-            continue
+        who = ctx.who(entity).casefold()
+        if who in taken or any(_holds(who, name) or _holds(name, who) for name in named):
+            continue  # "the apple iphone 15 pro" would name "the apple iphone 15" too
         facts = list(entity.facts.values())
         out.append(
             _Unit("noise", ((entity, facts[int(rng.integers(len(facts)))]),), source=other.id)
         )
     return out
+
+
+def _holds(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` as whole words (or anywhere, in a script
+    written without spaces)."""
+    if not name.isascii():
+        return name in text
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 def _clock(

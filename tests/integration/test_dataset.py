@@ -798,7 +798,10 @@ def test_hard_negatives_stated(records: list[dict[str, Any]], profs: dict[str, P
             p = part["params"]
             scenario = prof.entities[p["entity"]]["scenario"]
             attrs = [p["attribute"]] + ([p["condition"]] if "condition" in p else [])
-            for other in prof.group(scenario):
+            # the user is alone in the user's scenario: a question about "my age" has
+            # no look-alike (the people of the user's life join only comparisons, counts)
+            mates = [prof.entities[p["entity"]]] if scenario == "user" else prof.group(scenario)
+            for other in mates:
                 for attr in attrs:
                     if other["id"] != p["entity"] and attr in prof.facts_of[other["id"]]:
                         fid = prof.fact(other["id"], attr)["id"]
