@@ -3,6 +3,7 @@ plus small helpers over a profile's entities."""
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -257,10 +258,14 @@ class QAContext:
         of ``life`` (so what the trajectory says of them reads as one coherent life)."""
         names = [self.who(e).casefold() for e in life.entities]
         taken = {self.who(e).casefold() for e in profile.entities}
+        named = [self.who(e).casefold() for e in profile.entities if e.scenario != "user"]
         return [
             e
             for e, name in zip(life.entities, names, strict=True)
-            if name not in taken and names.count(name) == 1
+            if name not in taken
+            and names.count(name) == 1
+            # "the apple iphone 15 pro" would name "the apple iphone 15" too
+            and not any(_holds(name, n) or _holds(n, name) for n in named)
         ]
 
     def strangers(
@@ -404,3 +409,11 @@ def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:
 
 
 __all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others"]
+
+
+def _holds(text: str, name: str) -> bool:
+    """Whether ``name`` occurs in ``text`` as whole words (or anywhere, in a script
+    written without spaces)."""
+    if not name.isascii():
+        return name in text
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None

@@ -12,10 +12,10 @@ questions and a distractor in the rest: picking it is worth chance, not more.
 - never told: the entity exists and another of its facts is told, the asked fact is
   withheld (no message states it, and no text fact of the entity made from it is
   said either); the options are "never told" and three values of the attribute;
-- false premise (for the people of the user's life, half of the unanswerable ones):
-  the question names a relative or colleague the user does not have ("my sister"),
-  by a naming value no entity of the profile has; the facts told are who the real
-  ones are.
+- false premise (for the people of the user's life, half of the unanswerable ones,
+  when someone is absent to name): the question names a relative or colleague the
+  user does not have ("my sister"), by a naming value no entity of the profile has;
+  the facts told are who the real ones are.
 
 Guarantees: the answer is computed from the profile (the value, or "never told" when
 no message can hold it); values are flattened and drawn as for simple questions given
@@ -50,7 +50,10 @@ def abstention(
         return None
     untold, premise = _outcome(profile)
     if untold and scenario == "roles" and premise:
-        return _false_premise(ctx, profile, group, rng)
+        ghost = _false_premise(ctx, profile, group, rng)
+        if ghost is not None:
+            return ghost
+        # no one absent to name this time (every relation taken): ask a fact never told
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
     if untold and scenario == "user":

@@ -220,7 +220,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     ]
     if not wanted:
         return out
-    scenarios = {profile.entity(f.entity).scenario for f in draft.evidence}
+    # the user is one person: noise about the user's own facts would be another "I", so
+    # questions about the user get noise about people the user does not have
+    scenarios = {profile.entity(f.entity).scenario for f in draft.evidence} - {"user"} or {"roles"}
     said = {u.fact_ids()[0] for u in out}
     rates = evidence_rates(ctx)
     people = ctx.unnamed(profile, life)

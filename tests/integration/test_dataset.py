@@ -159,7 +159,9 @@ class Prof:
         return fact
 
     def group(self, scenario: str) -> list[dict[str, Any]]:
-        return [e for e in self.data["entities"] if e["scenario"] == scenario]
+        # questions about the user count and compare the user among the people of their life
+        wanted = {"user", "roles"} if scenario == "user" else {scenario}
+        return [e for e in self.data["entities"] if e["scenario"] in wanted]
 
     def who(self, entity_id: str, when: dt.datetime | None = None) -> str:
         e = self.entities[entity_id]
@@ -272,7 +274,8 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
         a, b, attr = params["first"], params["second"], params["attribute"]
         if a == b:
             problems.append("compares an entity with itself")
-        if prof.entities[a]["scenario"] != prof.entities[b]["scenario"]:
+        pair = {prof.entities[a]["scenario"], prof.entities[b]["scenario"]}
+        if len(pair) != 1 and pair != {"user", "roles"}:
             problems.append(f"{a} and {b} are in different scenarios")
         if not schema.ordered(prof.entities[a]["kind"], attr):
             problems.append(f"{attr} is not an ordered attribute")
@@ -515,7 +518,8 @@ def test_every_answer_rederived_from_profile(
         )
         for part in parts:
             asked = asked_entity(part["params"])
-            if prof.entities[asked]["scenario"] != part["scenario"]:
+            among = {"user", "roles"} if part["scenario"] == "user" else {part["scenario"]}
+            if prof.entities[asked]["scenario"] not in among:
                 problems.append(
                     f"{tag}: asks about {asked} (scenario "
                     f"{prof.entities[asked]['scenario']}) "
@@ -546,11 +550,14 @@ def question_needles(prof: Prof, transform: str, params: dict[str, Any]) -> list
     def label(eid: str, attr: str) -> str:
         return prof.schema.label(prof.entities[eid]["kind"], attr)
 
+    def named(eid: str) -> str:  # the user is asked about as "my ...", not as "I"
+        return "my" if prof.entities[eid]["scenario"] == "user" else prof.who(eid)
+
     if transform == "identity":
         eid, attr = params["entity"], params["attribute"]
         if "condition" in params:
             return [label(eid, attr), label(eid, params["condition"]), params["condition_value"]]
-        return [prof.who(eid), label(eid, attr)]
+        return [named(eid), label(eid, attr)]
     if transform == "compare":
         a, b, attr = params["first"], params["second"], params["attribute"]
         return [prof.who(a), prof.who(b), label(a, attr)]
@@ -562,11 +569,11 @@ def question_needles(prof: Prof, transform: str, params: dict[str, Any]) -> list
         ]
     if transform == "digit_sum":
         eid, attr = params["entity"], params["attribute"]
-        return [prof.who(eid), label(eid, attr), f"last {params['k']} digits"]
+        return [named(eid), label(eid, attr), f"last {params['k']} digits"]
     if transform in ("age_difference", "days_between"):
         return [prof.who(e) for e in params["entities"]]
     if transform in ("season", "email_domain"):
-        return [prof.who(params["entity"]), label(params["entity"], params["attribute"])]
+        return [named(params["entity"]), label(params["entity"], params["attribute"])]
     if transform == "weekday":
         return [prof.who(params["entity"])]
     if transform == "hybrid":
@@ -791,7 +798,10 @@ def test_hard_negatives_stated(records: list[dict[str, Any]], profs: dict[str, P
             p = part["params"]
             scenario = prof.entities[p["entity"]]["scenario"]
             attrs = [p["attribute"]] + ([p["condition"]] if "condition" in p else [])
-            for other in prof.group(scenario):
+            # the user is alone in the user's scenario: a question about "my age" has
+            # no look-alike (the people of the user's life join only comparisons, counts)
+            mates = [prof.entities[p["entity"]]] if scenario == "user" else prof.group(scenario)
+            for other in mates:
                 for attr in attrs:
                     if other["id"] != p["entity"] and attr in prof.facts_of[other["id"]]:
                         fid = prof.fact(other["id"], attr)["id"]

@@ -23,7 +23,7 @@ from memsim.verbalize import load_locale
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 SCHEMA = DATA / "pseudo.yaml"
-PER_TYPE = 12
+PER_TYPE = 16
 XX = load_locale(str(DATA / "locales" / "xx.yaml"))
 ENGLISH = re.compile(
     r"\b(?:the|of|and|or|is|are|my|at|on|in|a|an|I|what|whose|how|many|more|than|least|"
