@@ -23,6 +23,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _histories,
     _history,
     _history_classifier,
+    _manifest,
     _memdaily,
     _mentioned,
     _messages,
@@ -31,7 +32,9 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _prior,
     _shortcuts,
     _structure,
+    _tense,
     _timeline,
+    _unfaithful,
 )
 from memsim.audit._context import AuditContext, AuditOptions, ProfileStore, load_context
 from memsim.audit._framework import CHECKS, Check, check_names, dataset_check, item_check, run_audit

@@ -18,5 +18,6 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run("profiles", "--schema", SCHEMA, "--n", len(KIND_ORDER) * PER_TYPE, "--out", base / "profiles",
         "--no-progress")  # fmt: skip
     run("generate", "--schema", SCHEMA, "--profiles", base / "profiles", "--out",
-        base / "dataset", "--per-type", PER_TYPE, "--no-progress")  # fmt: skip
+        base / "dataset", "--per-type", PER_TYPE, "--no-progress",
+        "--types", "simple,conditional,comparative,aggregative,post_processing,noisy")  # fmt: skip
     return base

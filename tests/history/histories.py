@@ -27,10 +27,14 @@ def ok(*args: str) -> None:
     assert proc.returncode == 0, f"{' '.join(args)}\n{proc.stdout}\n{proc.stderr}"
 
 
+CLASSIC = "simple,conditional,comparative,aggregative,post_processing,noisy"
+"""MemDaily's six kinds: what these tests count on (the history kinds have their own)."""
+
+
 def generate(schema: Path, profiles: Path, out: Path, *extra: str) -> Path:
     ok(
         "generate", "--schema", str(schema), "--profiles", str(profiles), "--out", str(out),
         "--per-type", str(PER_TYPE), "--history-tokens", str(BUDGET),
-        "--evidence-depth", DEPTHS, "--no-progress", *extra,
+        "--evidence-depth", DEPTHS, "--no-progress", "--types", CLASSIC, *extra,
     )  # fmt: skip
     return out

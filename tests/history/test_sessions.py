@@ -14,7 +14,7 @@ from histories import DATA, ENGLISH, PSEUDO
 from memsim.dataset import make_record
 from memsim.history import assistant_problems, into_sessions
 from memsim.qa import KIND_ORDER, QA_KINDS, make_context
-from memsim.records import ASSISTANT, USER, record_from_json
+from memsim.records import ASSISTANT, USER
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 
@@ -27,7 +27,7 @@ def _records(schema_path: Path, n: int):  # type: ignore[no-untyped-def]
         kind = KIND_ORDER[i % len(KIND_ORDER)]
         scenarios = QA_KINDS.get(kind).all_scenarios
         raw = make_record(ctx, profile, kind, scenarios[i % len(scenarios)], i, 0)
-        yield ctx, profile, record_from_json(raw)
+        yield ctx, profile, raw
 
 
 @pytest.mark.parametrize("schema_path", [ENGLISH, ZH, PSEUDO], ids=["en", "zh", "xx"])

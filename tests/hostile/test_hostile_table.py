@@ -123,11 +123,11 @@ CASES: dict[str, tuple[Callable[[Path, Path], Args], int, str]] = {
     "output folder of other files": (_other_files, 2, "not a memsim profiles output"),
     "output path is a file": (_file_as_out, 2, "is a file"),
     # dataset lines
-    "truncated last line": (_lines(lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]]), 2, "dataset.jsonl:60: not valid JSON"),
+    "truncated last line": (_lines(lambda ls: [*ls[:-1], ls[-1][: len(ls[-1]) // 2]]), 2, "not valid JSON"),
     "garbage line": (_lines(lambda ls: [ls[0], "}{ not json", *ls[1:]]), 2, "dataset.jsonl:2: not valid JSON"),
-    "line that is a list": (_lines(lambda ls: ["[1, 2]", *ls]), 2, "dataset.jsonl:1: a record must be a JSON object"),
-    "record without QA": (_lines(lambda ls: [json.dumps({k: v for k, v in json.loads(ls[0]).items() if k != "QA"}), *ls[1:]]), 2, "dataset.jsonl:1: not a memsim record: missing QA"),
-    "tid of the wrong type": (_lines(lambda ls: [ls[0].replace('"tid":0', '"tid":"zero"'), *ls[1:]]), 2, "tid is str"),
+    "line that is a list": (_lines(lambda ls: ["[1, 2]", *ls]), 2, "dataset.jsonl:1: record: must be an object"),
+    "record without QA": (_lines(lambda ls: [json.dumps({k: v for k, v in json.loads(ls[0]).items() if k != "QA"}), *ls[1:]]), 2, "dataset.jsonl:1: QA: missing"),
+    "tid of the wrong type": (_lines(lambda ls: [ls[0].replace('"tid":0', '"tid":"zero"'), *ls[1:]]), 2, "tid: must be an integer"),
     "missing dataset": (lambda t, s: ["audit", t / "nothing", "--no-progress"], 2, "does not exist"),
 }  # fmt: skip
 
