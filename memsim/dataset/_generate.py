@@ -95,11 +95,22 @@ def make_record(
 ) -> Record:
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
-    for _ in range(MAX_ATTEMPTS):
-        draft = qa_kind.make(ctx, profile, scenario, rng)
+    # a schema of another domain may have no comparable or countable facts of its user:
+    # a question planned about the user then asks about the kind's first scenario that
+    # the profile supports (daily life never needs it)
+    tried = [scenario]
+    if scenario == "user":
+        tried += [s for s in qa_kind.all_scenarios if s not in ("user", "hybrid")]
+    draft = None
+    for candidate in tried:
+        for _ in range(MAX_ATTEMPTS):
+            draft = qa_kind.make(ctx, profile, candidate, rng)
+            if draft is not None:
+                break
         if draft is not None:
+            scenario = candidate
             break
-    else:
+    if draft is None:
         raise GenerationError(
             f"no {kind}/{scenario} question from profile {profile.id} "
             f"after {MAX_ATTEMPTS} draws: the schema's {scenario} entities need an attribute "

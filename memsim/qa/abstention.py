@@ -69,10 +69,14 @@ def abstention(
     given = ctx.revealed(entity, ctx.naming(entity), attr)
     if given is None or not ctx.accept(entity, attr, rng, given):
         return None
-    values = ctx.value_options(entity, attr, rng, given)
+    # distractors said about people of another life, so that "the option the
+    # conversation mentions" is no cue (the gold of an answerable question is told)
+    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
+    values = ctx.value_options(entity, attr, rng, given, said)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
     if values is None or not told:
         return None
+    mentions = mentions or ctx.said_numbers(profile, entity, attr, values)
     other = told[int(rng.integers(len(told)))]
     never = never_told(ctx, entity, attr)
     if untold and _said_elsewhere(ctx, entity, attr, other):
@@ -98,6 +102,10 @@ def abstention(
         transform="never_told" if untold else "identity",
         params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},
         answer_value="never_told" if untold else entity.facts[attr].value,
+        mentions=mentions,
+        hearsay=ctx.hearsay(
+            entity, attr, [o for o in options if o != never] if not untold else options, said
+        ),
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 from memsim.dataset import make_context
 from memsim.dataset._generate import make_record
 from memsim.qa import QAContext
+from memsim.records import record_to_json
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 from memsim.trajectory._build import RATE_FLOOR, evidence_rates
@@ -29,7 +30,9 @@ def tiny() -> tuple[QAContext, list[Any]]:
 
 def records(tiny: tuple[QAContext, list[Any]], kind: str, scenario: str) -> list[dict[str, Any]]:
     ctx, profiles = tiny
-    return [make_record(ctx, p, kind, scenario, i, 0) for i, p in enumerate(profiles)]
+    return [
+        record_to_json(make_record(ctx, p, kind, scenario, i, 0)) for i, p in enumerate(profiles)
+    ]
 
 
 def test_comparison_outcomes_come_in_fair_shares(tiny: tuple[QAContext, list[Any]]) -> None:
