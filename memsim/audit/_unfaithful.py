@@ -71,6 +71,21 @@ def _facts(ctx: AuditContext, profile: Profile, ids: list[str]) -> list[tuple[En
     return out
 
 
+def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
+    """Whether ``text`` is one of the locale's hearsay lines repeating a distractor: a
+    value in a wrong option of the question and not in its right one."""
+    choices = item.choices()
+    gold = choices.get(str(item.qa.get("ground_truth")), "")
+    wrong = [o for o in choices.values() if o != gold]
+    for template in templates:
+        head, _, tail = template.partition("{value}")
+        if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
+            value = text[len(head) : len(text) - len(tail)]
+            if value not in gold and any(value in o for o in wrong):
+                return True
+    return False
+
+
 def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
     """Why message ``m`` says more or other than its facts (None: it does not)."""
     assert ctx.locale is not None
@@ -78,9 +93,9 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     text, path = str(m.get("message")), m.get("verbalizer")
     when = dt.datetime.fromisoformat(str(m.get("time")))
     if not ids:
-        if text in ctx.locale.chit_chat:
+        if text in ctx.locale.chit_chat or _hearsay(text, item, ctx.locale.hearsay):
             return None
-        return "has no facts and is not one of the locale's chit-chat lines"
+        return "has no facts and is not one of the locale's chit-chat or hearsay lines"
     try:
         facts = _facts(ctx, profile, ids)
     except (KeyError, ValueError):

@@ -17,7 +17,7 @@ clock: filler, chit-chat, places, withheld facts never stated):
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -111,7 +111,23 @@ def _timed_units(
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
-    return out + [_Timed(u, begin, asked) for u in plain]
+    timed = out + [_Timed(u, begin, asked) for u in plain]
+    return [_before_events(t) for t in timed]
+
+
+def _before_events(item: _Timed) -> _Timed:
+    """The unit's window ended before the earliest event time it states: event times
+    are said as plans, so a message never speaks of a past event in the future tense
+    (the window is kept when the event comes before the window starts)."""
+    events = [
+        dt.datetime.fromisoformat(str(fact.value))
+        for _, fact in item.unit.facts
+        if fact.type == "datetime"
+    ]
+    if not events:
+        return item
+    cap = min(events) - dt.timedelta(minutes=1)
+    return replace(item, end=min(item.end, cap)) if cap > item.start else item
 
 
 OTHERS_TOLD_AS_CHANGE = 0.5
