@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
+from collections.abc import Collection
 from typing import Any
 
 from memsim.audit._context import AuditContext
@@ -71,6 +73,24 @@ def _facts(ctx: AuditContext, profile: Profile, ids: list[str]) -> list[tuple[En
     return out
 
 
+def _change_told(text: str, renderings: Collection[str], templates: list[str]) -> bool:
+    """Whether ``text`` is one of its renderings wrapped in the locale's words for a
+    change said explicitly ("Since {cause} on {date}, things are different: {sentence}");
+    the date is checked against the value histories by the timeline checks."""
+    for template in templates:
+        pattern = re.escape(template)
+        for key, group in (
+            ("sentence", "(?P<sentence>.+)"),
+            ("cause", "[^.。!?？]+?"),
+            ("date", "[^.。!?？]+?"),
+        ):
+            pattern = pattern.replace(re.escape("{" + key + "}"), group, 1)
+        found = re.fullmatch(pattern, text)
+        if found is not None and found.group("sentence") in renderings:
+            return True
+    return False
+
+
 def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
     """Whether ``text`` is one of the locale's hearsay lines repeating a distractor: a
     value in a wrong option of the question and not in its right one."""
@@ -102,7 +122,9 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
         return f"carries facts {ids} its profiles do not have"
     renderings = _verbalizer(ctx).renderings(facts, when)
     if path in TEMPLATE_PATHS:
-        return None if text in renderings else "is not its template re-rendered"
+        if text in renderings or _change_told(text, renderings, ctx.locale.history.change_told):
+            return None
+        return "is not its template re-rendered"
     template = m.get("template")
     if not isinstance(template, str):
         return f"was written by {path!r} and does not keep its template"

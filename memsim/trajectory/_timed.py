@@ -102,7 +102,15 @@ def _timed_units(
     total = int(rng.integers(low, high + 1))
     chit_chat = int(rng.integers(1, 3))
     n_filler = max(1, total - len(out) - len(plain) - chit_chat)
-    spare = [(e, f) for e in profile.entities for f in e.facts.values() if f.id not in used]
+    # filler never speaks of an event already past when the trajectory begins (event
+    # times are said as plans)
+    spare = [
+        (e, f)
+        for e in profile.entities
+        for f in e.facts.values()
+        if f.id not in used
+        and not (f.type == "datetime" and dt.datetime.fromisoformat(str(f.value)) <= begin)
+    ]
     for i in rng.permutation(len(spare))[:n_filler]:
         plain.append(_Unit("filler", (spare[i],)))
     plain = _pair_some(plain, rng)
