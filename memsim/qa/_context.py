@@ -271,14 +271,15 @@ class QAContext:
     def strangers(
         self, profile: Profile, life: Profile, entity: Entity, attr: str, avoid: str | None = None
     ) -> list[Entity]:
-        """The entities of ``life`` like ``entity`` (same kind, with ``attr``) that this
-        profile has no one named like, and (``avoid``: a condition attribute) whose value
+        """The entities of ``life`` like ``entity`` (same kind, or people of that life for
+        the user; with ``attr``) that this profile has no one named like, and (``avoid``: a condition attribute) whose value
         of ``avoid`` is not the entity's (the condition still names one entity)."""
         key = normalise(self.display(entity, avoid)) if avoid else None
         return [
             e
             for e in self.unnamed(profile, life)
-            if e.kind == entity.kind
+            # the user is one of a kind: values said of the other life's people stand in
+            if (e.kind == entity.kind or (entity.scenario == "user" and e.scenario == "roles"))
             and attr in e.facts
             and (avoid is None or avoid not in e.facts or normalise(self.display(e, avoid)) != key)
         ]
