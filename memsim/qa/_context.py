@@ -272,8 +272,9 @@ class QAContext:
         self, profile: Profile, life: Profile, entity: Entity, attr: str, avoid: str | None = None
     ) -> list[Entity]:
         """The entities of ``life`` like ``entity`` (same kind, or people of that life for
-        the user; with ``attr``) that this profile has no one named like, and (``avoid``: a condition attribute) whose value
-        of ``avoid`` is not the entity's (the condition still names one entity)."""
+        the user; with ``attr``) that this profile has no one named like, and (``avoid``:
+        a condition attribute) whose value of ``avoid`` is not the entity's (the condition
+        still names one entity)."""
         key = normalise(self.display(entity, avoid)) if avoid else None
         return [
             e
