@@ -316,7 +316,9 @@ def post_processing(
     return None
 
 
-USER_TRANSFORMS = ("age_difference", "digit_sum", "season", "email_domain")
+USER_TRANSFORMS = ("age_difference", "digit_sum", "season")
+"""The user's own transforms; not ``email_domain``: the user's address is the only one
+their conversation says, so the domain asked would be the only option it mentions."""
 
 
 def _about_user(ctx: QAContext, profile: Profile, rng: np.random.Generator) -> Draft | None:
