@@ -309,6 +309,8 @@ class QAContext:
             return [], ()
         floor = min(support.values())
         answer = normalise(self.display(entity, attr))
+        # the other life that says the most distractors (one life: the noise is coherent)
+        best: tuple[list[str], tuple[tuple[str, str, str], ...]] = ([], ())
         for life in self.other_lives(profile):
             values: dict[str, str] = {}
             facts: list[tuple[str, str, str]] = []
@@ -323,9 +325,11 @@ class QAContext:
                     facts.append((life.id, other.id, attr))
                 if len(facts) == MENTIONED:
                     break
-            if facts:
-                return list(values.values()), tuple(facts)
-        return [], ()
+            if len(facts) > len(best[1]):
+                best = (list(values.values()), tuple(facts))
+            if len(facts) == MENTIONED:
+                break
+        return best
 
     def said_numbers(
         self,
