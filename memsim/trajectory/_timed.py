@@ -138,7 +138,7 @@ def _before_events(item: _Timed) -> _Timed:
     return replace(item, end=min(item.end, cap)) if cap > item.start else item
 
 
-OTHERS_TOLD_AS_CHANGE = 1.0
+OTHERS_TOLD_AS_CHANGE = 0.5
 """Chance that a hard negative or a filler fact that changed before its message tells
 the change explicitly too, so that the way a change is told does not mark evidence."""
 
