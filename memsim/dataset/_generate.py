@@ -20,7 +20,16 @@ import numpy as np
 from memsim import __version__
 from memsim._io import DATASET_FILE
 from memsim.profile import Profile, load_profile, read_manifest
-from memsim.qa import KIND_ORDER, QA_KINDS, QAContext, assign_letters, make_context
+from memsim.qa import (
+    KIND_ORDER,
+    QA_KINDS,
+    Draft,
+    Message,
+    QAContext,
+    assign_letters,
+    make_context,
+    normalise,
+)
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
@@ -90,6 +99,15 @@ def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid)))
 
 
+def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: list[Message]) -> bool:
+    """Whether a message says the value of a fact the question withholds."""
+    for ref in draft.withheld:
+        value = normalise(ctx.display(profile.entity(ref.entity), ref.attribute))
+        if value and any(value in normalise(m.text) for m in messages):
+            return True
+    return False
+
+
 def make_record(
     ctx: QAContext, profile: Profile, kind: str, scenario: str, tid: int, seed: int
 ) -> Record:
@@ -105,8 +123,12 @@ def make_record(
     for candidate in tried:
         for _ in range(MAX_ATTEMPTS):
             draft = qa_kind.make(ctx, profile, candidate, rng)
-            if draft is not None:
+            if draft is None:
+                continue
+            messages, asked_at = build_trajectory(ctx, profile, draft, rng)
+            if not _says_withheld(ctx, profile, draft, messages):
                 break
+            draft = None  # a told fact's phrasing says a withheld one ("At <employer>, ...")
         if draft is not None:
             scenario = candidate
             break
@@ -117,7 +139,6 @@ def make_record(
             "that takes at least 4 values (one answer and 3 distractors) and, for this kind, "
             "enough entities of that kind (comparative and aggregative questions need 2 or more)"
         )
-    messages, asked_at = build_trajectory(ctx, profile, draft, rng)
     choices, letter = assign_letters(draft.options, rng)
     evidence_ids = {f.id for f in draft.evidence}
     target = [m.mid for m in messages if m.role == "evidence" and evidence_ids & set(m.facts)]
