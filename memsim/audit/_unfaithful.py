@@ -85,8 +85,11 @@ def _change_told(text: str, renderings: Collection[str], templates: list[str]) -
             ("date", "[^.。!?？]+?"),
         ):
             pattern = pattern.replace(re.escape("{" + key + "}"), group, 1)
-        found = re.fullmatch(pattern, text)
+        # an opener may come first ("Quick update: ..."): short, and without a number
+        found = re.fullmatch(r"(?P<opener>[^0-9]{0,24}?)" + pattern, text)
         if found is not None and found.group("sentence") in renderings:
+            return True
+        if found is not None and found.group("opener") + found.group("sentence") in renderings:
             return True
     return False
 
@@ -128,7 +131,9 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     template = m.get("template")
     if not isinstance(template, str):
         return f"was written by {path!r} and does not keep its template"
-    if template not in renderings:
+    if template not in renderings and not _change_told(
+        template, renderings, ctx.locale.history.change_told
+    ):
         return "keeps a template that is not its facts re-rendered"
     from memsim.rewrite._checks import stated_facts
 
