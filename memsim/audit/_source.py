@@ -63,7 +63,7 @@ def open_source(path: str | Path, fmt: Format | None = None) -> AuditSource:
     data: Path = path
     if fmt == "memdaily" and path.is_dir() and (path / DATASET_FILE).is_file():
         data = path / MEMDAILY_FILE  # our own dataset folder read as MemDaily
-    elif fmt == "native" and path.is_dir():
+    elif fmt == "native" and (path / DATASET_FILE).is_file():
         data = path / DATASET_FILE  # the file the manifest's sha256 names
     folder = data if data.is_dir() else data.parent
     graphs = folder / GRAPHS_FILE
