@@ -12,6 +12,16 @@ import orjson
 from memsim.formats import FormatError
 
 
+def json_array_head(path: Path) -> bytes | None:
+    """For format detection: the first 64 KiB of a ``.json`` file that holds a JSON
+    array, or None for anything else."""
+    if not path.is_file() or path.suffix != ".json":
+        return None
+    with path.open("rb") as fh:
+        head = fh.read(1 << 16)
+    return head if head.lstrip().startswith(b"[") else None
+
+
 def load_json(path: Path) -> Any:
     """The JSON value of ``path``; a missing file or invalid JSON is a FormatError."""
     try:

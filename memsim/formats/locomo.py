@@ -58,7 +58,7 @@ from typing import Any
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats._dates import from_locomo, sessions_by_day, to_locomo
-from memsim.formats._fields import Fields, UniqueIds, load_json, write_json
+from memsim.formats._fields import Fields, UniqueIds, json_array_head, load_json, write_json
 from memsim.formats._names import UserNames
 from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn
 
@@ -245,12 +245,11 @@ class LocomoFormat:
     def detect(self, path: Path) -> bool:
         if path.is_dir():
             return (path / FILE).is_file()
-        if not path.is_file() or path.suffix != ".json":
+        head = json_array_head(path)
+        if head is None:
             return False
-        with path.open("rb") as fh:
-            head = fh.read(1 << 16)
         named = b'"speaker_a"' in head or b'"sample_id"' in head
-        return head.lstrip().startswith(b"[") and named and b'"haystack_' not in head
+        return named and b'"haystack_' not in head
 
     def read(self, path: Path) -> Iterator[Record]:
         file = path / FILE if path.is_dir() else path

@@ -54,7 +54,7 @@ import orjson
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats._dates import from_longmemeval, sessions_by_day, to_longmemeval
-from memsim.formats._fields import Fields, UniqueIds, load_json
+from memsim.formats._fields import Fields, UniqueIds, json_array_head, load_json
 from memsim.records import ASSISTANT, QA, SPEAKERS, Record, Session, Turn
 
 FILE = "longmemeval.json"
@@ -190,12 +190,10 @@ class LongMemEvalFormat:
     def detect(self, path: Path) -> bool:
         if path.is_dir():
             return (path / FILE).is_file()
-        if not path.is_file() or path.suffix != ".json":
+        head = json_array_head(path)
+        if head is None:
             return False
-        with path.open("rb") as fh:
-            head = fh.read(1 << 16)
-        shaped = b'"question_type"' in head and b'"haystack_' in head
-        return head.lstrip().startswith(b"[") and shaped
+        return b'"question_type"' in head and b'"haystack_' in head
 
     def read(self, path: Path) -> Iterator[Record]:
         file = path / FILE if path.is_dir() else path
