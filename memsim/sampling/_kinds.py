@@ -276,7 +276,10 @@ def sample_email(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Email)
     name_codes, names = factorize(to_text(*batch.parent(node, dist.name)))
-    org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
+    if dist.org is None:  # a personal address: one provider for every row
+        org_codes, orgs = np.zeros(batch.n, dtype=np.int64), as_strings([""])
+    else:
+        org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
     styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
     tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
     numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)
