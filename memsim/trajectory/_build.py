@@ -354,5 +354,5 @@ def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:
         work_attr = workplace_attribute(schema, user.kind) if user else None
         employer = user.facts.get(work_attr) if user and work_attr else None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
-            spot = str(employer.value)
+            spot = str(value_at(employer, when))  # a workplace may change, as the city does
     return ctx.loc.place.format(spot=spot, city=city) if city else spot
