@@ -8,6 +8,7 @@ too small to count over, a weekday question on a range that misses weekdays."""
 
 from __future__ import annotations
 
+import re
 import string
 
 from memsim.schema._checks import Problem
@@ -82,6 +83,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
             problems += _check_phrasings(schema, kind, name, attr, path)
             problems += _check_weekdays(schema, kind, name, attr, path)
         problems += _check_options(schema, kind)
+        problems += _check_give_away(schema, kind)
     return problems + _check_pools(schema)
 
 
@@ -160,6 +162,52 @@ def _check_options(schema: Schema, kind: str) -> list[Problem]:
             "is never asked or has fewer than 4 values (an answer and 3 distractors)",
         )
     ]
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.casefold())) + " "
+
+
+def _check_give_away(schema: Schema, kind: str) -> list[Problem]:
+    """A categorical value that holds a value of another attribute of the same kind
+    ("Fisher Library" holds the type "library") says that value wherever it is said: a
+    question that names the entity by it, or a trajectory that withholds the other
+    attribute (an abstention), gives it away, so generation draws such questions again
+    and again (and fails when nothing else is left). One warning per pair of attributes."""
+    sources = schema.attribute_sources(kind)
+    values = {
+        n: schema.values_of(a) for n, (a, _) in sources.items() if a.type == "categorical"
+    }
+    out = []
+    for name, own in values.items():
+        for other, theirs in values.items():
+            if other == name:
+                continue
+            # whole words (CJK: characters; the word pattern keeps a run of them whole)
+            pairs = [
+                (v, w)
+                for v in own
+                for w in theirs
+                if len(w) >= 2 and v != w and (_words(w) in _words(v) or _cjk_in(w, v))
+            ]
+            if pairs:
+                v, w = pairs[0]
+                more = f" (and {len(pairs) - 1} more)" if len(pairs) > 1 else ""
+                out.append(
+                    Problem(
+                        (*sources[name][1], "values"),
+                        f"{kind}.{name}: the value {v!r} holds {w!r}, a value of {kind}."
+                        f"{other}{more}: saying one says the other, so a question that "
+                        f"withholds {other} or names the {kind} by {name} gives it away",
+                    )
+                )
+    return out
+
+
+def _cjk_in(short: str, long: str) -> bool:
+    """For scripts written without spaces: ``short`` inside ``long`` as characters."""
+    cjk = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+    return bool(cjk.search(short)) and short in long
 
 
 def _check_pools(schema: Schema) -> list[Problem]:
