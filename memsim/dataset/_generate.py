@@ -72,9 +72,7 @@ def plan(options: GenerateOptions, schema: Schema | None = None) -> list[tuple[s
     comparison about the user); without one, every scenario of the kind."""
     out: list[tuple[str, str]] = []
     for name in options.types:
-        scenarios = (
-            QA_KINDS.get(name).all_scenarios if schema is None else _scenarios(schema, name)
-        )
+        scenarios = QA_KINDS.get(name).all_scenarios if schema is None else _scenarios(schema, name)
         base, extra = divmod(options.per_type, len(scenarios))
         for i, scenario in enumerate(scenarios):
             out += [(name, scenario)] * (base + (1 if i < extra else 0))

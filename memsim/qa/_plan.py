@@ -102,7 +102,9 @@ def _comparable(schema: Schema, kinds: list[str]) -> bool:
             for a in _static(schema, k, "comparative"):
                 if not _ordered(schema, k, a):
                     continue
-                having = [o for o in pool if a in _static(schema, o, None) and _ordered(schema, o, a)]
+                having = [
+                    o for o in pool if a in _static(schema, o, None) and _ordered(schema, o, a)
+                ]
                 if sum(schema.entities[o].count for o in having) >= 2:
                     return True
     return False
@@ -130,8 +132,7 @@ def _count(schema: Schema, kinds: list[str]) -> str | None:
     if any(_countable(schema, pool) for pool in _pools(schema, kinds)):
         return None
     return (
-        "no pool of 3 or more entities shares an attribute (not text, never changing) "
-        "to count over"
+        "no pool of 3 or more entities shares an attribute (not text, never changing) to count over"
     )
 
 
@@ -239,7 +240,7 @@ def plan_problems(schema: Schema) -> list[Problem]:
         reasons = scenario_reasons(schema, kind)
         lost = not any(r is None for r in reasons.values())
         for scenario, reason in reasons.items():
-            if reason is None or scenario == "hybrid" and lost:
+            if reason is None or (scenario == "hybrid" and lost):
                 continue
             kinds = _kinds(schema, scenario)
             where: tuple[str | int, ...] = ("entities", kinds[0]) if kinds else ("entities",)

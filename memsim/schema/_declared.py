@@ -72,7 +72,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
         problems.append(
             Problem(
                 ("entities", extra, "scenario"),
-                f"only {users[0]!r} is the user (\"I\"): the first kind of scenario user; "
+                f'only {users[0]!r} is the user ("I"): the first kind of scenario user; '
                 f"{extra!r} is said like any other kind",
             )
         )
@@ -175,9 +175,7 @@ def _check_give_away(schema: Schema, kind: str) -> list[Problem]:
     attribute (an abstention), gives it away, so generation draws such questions again
     and again (and fails when nothing else is left). One warning per pair of attributes."""
     sources = schema.attribute_sources(kind)
-    values = {
-        n: schema.values_of(a) for n, (a, _) in sources.items() if a.type == "categorical"
-    }
+    values = {n: schema.values_of(a) for n, (a, _) in sources.items() if a.type == "categorical"}
     out = []
     for name, own in values.items():
         for other, theirs in values.items():

@@ -101,7 +101,7 @@ def _quote_hint(text: str, line: int) -> str:
     if found is None:
         return ""
     return (
-        f"; a reference with [i] inside {{...}} must be quoted: \"{found[1]}\" (the "
+        f'; a reference with [i] inside {{...}} must be quoted: "{found[1]}" (the '
         "brackets are YAML's own)"
     )
 
