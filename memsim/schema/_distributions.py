@@ -146,8 +146,9 @@ class PersonName(_Dist):
     gender: str | None = None
     gender_values: dict[str, Literal["male", "female"]] = Field(default_factory=dict)
     """Maps the gender attribute's values onto Faker's male/female lists."""
-    format: str = "{first} {last}"
-    """How a full name is written in the locale (``{last}{first}`` in Chinese)."""
+    format: str | None = None
+    """How a full name is written (``{last}{first}``); by default the locale data's
+    ``name_format`` ("{first} {last}"; Chinese: "{last}{first}")."""
     locale: str | None = None
     """Faker locale of the name lists (``zh_CN``); by default the schema's locale."""
 
