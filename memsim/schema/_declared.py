@@ -235,6 +235,10 @@ def _check_pools(schema: Schema) -> list[Problem]:
     return out
 
 
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 def _check_attribute(
     schema: Schema, kind: str, attr: Attribute, path: tuple[str | int, ...]
 ) -> list[Problem]:
@@ -284,6 +288,14 @@ def _check_attribute(
                 out.append(Problem(where, f"unknown comparison word {key!r} (known: {known})"))
             elif key in _PREDICATES and "{value}" not in text:
                 out.append(Problem(where, f"the predicate {key!r} must hold {{value}}"))
+            elif key in _PREDICATES and attr.unit and f"{{value}}{attr.unit}" in _squeeze(text):
+                out.append(
+                    Problem(
+                        where,
+                        f"{{value}} is said with its unit ({attr.unit!r}): the predicate "
+                        f"{key!r} says it twice ({text!r})",
+                    )
+                )
             elif key in _ORDER_WORDS and not is_ordered(attr):
                 out.append(
                     Problem(where, f"{key!r} compares values, but the attribute is not ordered")
