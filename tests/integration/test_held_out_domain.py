@@ -1,8 +1,8 @@
-"""A domain written from the README alone, as a new user would (tests/data/shopping.en.yaml:
-a shopper, gift recipients, orders, a headset, a pickup point; no overlay): it validates,
-generates every QA kind (the history kinds too: its attributes change) in every
-scenario its plan gives, audits with no error, and its questions speak of its own kinds,
-not of daily life's."""
+"""A domain written from the README alone, as a new user would (tests/data/shopping.en.yaml
+and shopping.zh.yaml: a shopper, gift recipients, orders, a headset, a pickup point; no
+overlay): it validates, generates every QA kind (the history kinds too: its attributes
+change) in every scenario its plan gives, audits with no error, and its questions speak
+of its own kinds, not of daily life's."""
 
 from __future__ import annotations
 
@@ -12,14 +12,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from memsim.qa import KIND_ORDER, default_kinds, planned_scenarios
 from memsim.schema import load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT / "tests" / "data" / "shopping.en.yaml"
-DAILY = ROOT / "schemas" / "daily_life.en.yaml"
+DATA = ROOT / "tests" / "data"
+DAILY = {code: ROOT / "schemas" / f"daily_life.{code}.yaml" for code in ("en", "zh")}
+OWN_WORDS = {
+    "en": ("order", "headset", "pickup point", "membership tier", "gift budget"),
+    "zh": ("订单", "耳机", "取件点", "会员等级", "礼物预算"),
+}
 PER_TYPE = 12
 
 
@@ -30,27 +35,31 @@ def _memsim(*args: str) -> subprocess.CompletedProcess[str]:
     return proc
 
 
-def _daily_life_words() -> set[str]:
+def _daily_life_words(code: str) -> set[str]:
     """The labels of daily life's kinds ("relative", "colleague", "work event"), less the
     words any domain says ("place": events "take place")."""
-    doc = yaml.safe_load(DAILY.read_text(encoding="utf-8"))
-    labels = {e["label"]["en"].casefold() for e in doc["entities"].values() if "label" in e}
-    return labels - {"place", "item", "user"}
+    doc = yaml.safe_load(DAILY[code].read_text(encoding="utf-8"))
+    labels = {e["label"][code].casefold() for e in doc["entities"].values() if "label" in e}
+    return labels - {"place", "item", "user", "地点", "物品", "用户"}
 
 
-def test_a_new_users_domain_generates_every_kind_and_audits_clean(tmp_path: Path) -> None:
-    _memsim("schema", "validate", str(SCHEMA))
+@pytest.mark.parametrize("code", ["en", "zh"])
+def test_a_new_users_domain_generates_every_kind_and_audits_clean(
+    code: str, tmp_path: Path
+) -> None:
+    schema_path = DATA / f"shopping.{code}.yaml"
+    _memsim("schema", "validate", str(schema_path))
     n = len(KIND_ORDER) * PER_TYPE
-    _memsim("profiles", "--schema", str(SCHEMA), "--n", str(n), "--out", str(tmp_path / "p"))
+    _memsim("profiles", "--schema", str(schema_path), "--n", str(n), "--out", str(tmp_path / "p"))
     _memsim(
-        "generate", "--schema", str(SCHEMA), "--profiles", str(tmp_path / "p"),
+        "generate", "--schema", str(schema_path), "--profiles", str(tmp_path / "p"),
         "--out", str(tmp_path / "d"), "--per-type", str(PER_TYPE), "--no-progress",
     )  # fmt: skip
     _memsim(
         "audit", str(tmp_path / "d"), "--profiles", str(tmp_path / "p"), "--schema",
-        str(SCHEMA), "--report", str(tmp_path / "a"), "--no-progress",
+        str(schema_path), "--report", str(tmp_path / "a"), "--no-progress",
     )  # fmt: skip
-    schema = load_schema(SCHEMA)
+    schema = load_schema(schema_path)
     assert default_kinds(schema) == KIND_ORDER
     lines = (tmp_path / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
@@ -60,10 +69,13 @@ def test_a_new_users_domain_generates_every_kind_and_audits_clean(tmp_path: Path
     errors = [f for f in report["findings"] if f["severity"] == "error"]
     assert report["verdict"]["errors"] == 0, errors[:5]
 
-    daily = _daily_life_words()
-    assert daily >= {"relative", "colleague"}
+    # daily life's kind labels, less those this schema says itself (a coworker, 同事)
+    own = schema_path.read_text(encoding="utf-8").casefold()
+    daily = {w for w in _daily_life_words(code) if w not in own}
+    assert len(daily) >= 3
     questions = " ".join(r["QA"]["question"] for r in records).casefold()
-    assert not {w for w in daily if re.search(rf"\b{re.escape(w)}s?\b", questions)}
+    bound = r"\b" if code == "en" else ""
+    assert not {w for w in daily if re.search(rf"{bound}{re.escape(w)}s?{bound}", questions)}
     # the questions name this domain's kinds as the schema refers to them
-    for word in ("order", "headset", "pickup point", "membership tier", "gift budget"):
+    for word in OWN_WORDS[code]:
         assert word in questions, word
