@@ -50,6 +50,7 @@ def schema() -> None:
 def schema_validate(paths: tuple[str, ...]) -> None:
     """Load and check every PATH; print every problem as file:line:col."""
     from memsim.graph import BRNet
+    from memsim.qa import plan_problems
     from memsim.schema import schema_warnings
     from memsim.verbalize import schema_locale
 
@@ -69,7 +70,7 @@ def schema_validate(paths: tuple[str, ...]) -> None:
             failed += 1
             click.echo(str(exc), err=True)
             continue
-        for line in schema_warnings(path):
+        for line in schema_warnings(path, plan_problems):
             click.echo(line, err=True)
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "

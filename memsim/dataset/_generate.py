@@ -29,6 +29,8 @@ from memsim.qa import (
     assign_letters,
     make_context,
     normalise,
+    planned_scenarios,
+    scenario_reasons,
 )
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
@@ -62,16 +64,27 @@ class GenerateOptions:
         }
 
 
-def plan(options: GenerateOptions) -> list[tuple[str, str]]:
+def plan(options: GenerateOptions, schema: Schema | None = None) -> list[tuple[str, str]]:
     """(kind, scenario) of every trajectory: per_type split evenly over the kind's
-    scenarios (the first ones get one more), grouped by kind then scenario."""
+    scenarios (the first ones get one more), grouped by kind then scenario. With a
+    ``schema``, only the scenarios it lets every profile be asked about
+    (``qa.planned_scenarios``: a domain whose user has nothing to compare is asked no
+    comparison about the user); without one, every scenario of the kind."""
     out: list[tuple[str, str]] = []
     for name in options.types:
-        scenarios = QA_KINDS.get(name).all_scenarios
+        scenarios = QA_KINDS.get(name).all_scenarios if schema is None else _scenarios(schema, name)
         base, extra = divmod(options.per_type, len(scenarios))
         for i, scenario in enumerate(scenarios):
             out += [(name, scenario)] * (base + (1 if i < extra else 0))
     return out
+
+
+def _scenarios(schema: Schema, kind: str) -> tuple[str, ...]:
+    scenarios = planned_scenarios(schema, kind)
+    if not scenarios:
+        why = "; ".join(f"{s}: {r}" for s, r in scenario_reasons(schema, kind).items() if r)
+        raise GenerationError(f"the schema {schema.name!r} cannot ask {kind} questions ({why})")
+    return scenarios
 
 
 def plan_size(options: GenerateOptions) -> int:
@@ -113,25 +126,15 @@ def make_record(
 ) -> Record:
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
-    # a schema of another domain may have no comparable or countable facts of its user:
-    # a question planned about the user then asks about the kind's first scenario that
-    # the profile supports (daily life never needs it)
-    tried = [scenario]
-    if scenario == "user":
-        tried += [s for s in qa_kind.all_scenarios if s not in ("user", "hybrid")]
     draft = None
-    for candidate in tried:
-        for _ in range(MAX_ATTEMPTS):
-            draft = qa_kind.make(ctx, profile, candidate, rng)
-            if draft is None:
-                continue
-            messages, asked_at = build_trajectory(ctx, profile, draft, rng)
-            if not _says_withheld(ctx, profile, draft, messages):
-                break
-            draft = None  # a told fact's phrasing says a withheld one ("At <employer>, ...")
-        if draft is not None:
-            scenario = candidate
+    for _ in range(MAX_ATTEMPTS):
+        draft = qa_kind.make(ctx, profile, scenario, rng)
+        if draft is None:
+            continue
+        messages, asked_at = build_trajectory(ctx, profile, draft, rng)
+        if not _says_withheld(ctx, profile, draft, messages):
             break
+        draft = None  # a told fact's phrasing says a withheld one ("At <employer>, ...")
     if draft is None:
         raise GenerationError(
             f"no {kind}/{scenario} question from profile {profile.id} "
@@ -188,7 +191,7 @@ def generate_records(
     With ``workers`` > 1, trajectories are made in worker processes and collected in
     order; each depends only on its own seed stream and profile, so the records are
     identical to a single-process run."""
-    steps = list(enumerate(plan(options)))
+    steps = list(enumerate(plan(options, schema)))
     if workers <= 1:
         ctx = ctx or make_context(schema, options.seed)
         for tid, (kind, scenario) in steps:

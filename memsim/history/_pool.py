@@ -181,7 +181,7 @@ def _sessions(
 ) -> Iterator[tuple[Session, str | None]]:
     """Pool sessions, endlessly: after every ``1/GENERIC_SHARE - 1`` records' sessions, a
     generic task session."""
-    steps = plan(options)
+    steps = plan(options, ctx.schema)
     sampler = ProfileSampler(ctx.net)
     every = max(1, round(1 / GENERIC_SHARE) - 1)
     i = 0

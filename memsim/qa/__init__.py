@@ -13,6 +13,7 @@ from memsim.qa import (
 )
 from memsim.qa._choices import ValuePool, assign_letters, normalise, numeric_options, pick_distinct
 from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
+from memsim.qa._plan import plan_problems, planned_scenarios, scenario_reasons
 from memsim.qa._registry import QA_KINDS, QAKind
 from memsim.qa._setup import make_context
 from memsim.qa._types import LETTERS, Draft, FactRef, Message, Statement
@@ -34,14 +35,10 @@ HISTORY_KINDS = ("knowledge_update", "temporal")
 
 
 def default_kinds(schema: Schema) -> tuple[str, ...]:
-    """The kinds generated when none are named: every kind, less those that read value
-    histories when no attribute of the schema changes over time."""
-    changing = any(
-        a.changes is not None
-        for kind in schema.entities
-        for a in schema.attributes_of(kind).values()
-    )
-    return tuple(k for k in KIND_ORDER if changing or k not in HISTORY_KINDS)
+    """The kinds generated when none are named: every kind the schema can ask in some
+    scenario (``planned_scenarios``; the history kinds need an attribute that changes,
+    ``memsim schema validate`` says why a kind is left out)."""
+    return tuple(k for k in KIND_ORDER if planned_scenarios(schema, k))
 
 
 __all__ = [
@@ -70,7 +67,10 @@ __all__ = [
     "normalise",
     "numeric_options",
     "pick_distinct",
+    "plan_problems",
+    "planned_scenarios",
     "post_processing",
+    "scenario_reasons",
     "simple",
     "temporal",
 ]

@@ -185,6 +185,12 @@ def sample_date(node: Node, batch: Batch) -> Column:
     return days * 1440 + minute
 
 
+def _name_format(schema: Schema) -> str:
+    from memsim.verbalize import name_format  # locale data, read at sampling time
+
+    return name_format(schema)
+
+
 def _faker_locale(schema: Schema) -> str:
     """The schema's Faker locale, from its locale data (the language's file and overlay)."""
     from memsim.verbalize import faker_locale  # locale data, read at sampling time
@@ -238,7 +244,8 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         mask = female == flag
         firsts[mask] = pick(*lists[key], u_first[mask])
     lasts = pick(*lists["last"], batch.u(node, 1))
-    return vector_format(dist.format, {"first": firsts, "last": lasts}, batch.n)
+    written = dist.format or _name_format(batch.net.schema)
+    return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
 
 
 @SAMPLERS.register("phone")
@@ -276,7 +283,10 @@ def sample_email(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Email)
     name_codes, names = factorize(to_text(*batch.parent(node, dist.name)))
-    org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
+    if dist.org is None:  # a personal address: one provider for every row
+        org_codes, orgs = np.zeros(batch.n, dtype=np.int64), as_strings([""])
+    else:
+        org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
     styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
     tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
     numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)

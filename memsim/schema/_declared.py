@@ -8,6 +8,7 @@ too small to count over, a weekday question on a range that misses weekdays."""
 
 from __future__ import annotations
 
+import re
 import string
 
 from memsim.schema._checks import Problem
@@ -71,7 +72,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
         problems.append(
             Problem(
                 ("entities", extra, "scenario"),
-                f"only {users[0]!r} is the user (\"I\"): the first kind of scenario user; "
+                f'only {users[0]!r} is the user ("I"): the first kind of scenario user; '
                 f"{extra!r} is said like any other kind",
             )
         )
@@ -82,6 +83,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
             problems += _check_phrasings(schema, kind, name, attr, path)
             problems += _check_weekdays(schema, kind, name, attr, path)
         problems += _check_options(schema, kind)
+        problems += _check_give_away(schema, kind)
     return problems + _check_pools(schema)
 
 
@@ -162,6 +164,50 @@ def _check_options(schema: Schema, kind: str) -> list[Problem]:
     ]
 
 
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"\w+", text.casefold())) + " "
+
+
+def _check_give_away(schema: Schema, kind: str) -> list[Problem]:
+    """A categorical value that holds a value of another attribute of the same kind
+    ("Fisher Library" holds the type "library") says that value wherever it is said: a
+    question that names the entity by it, or a trajectory that withholds the other
+    attribute (an abstention), gives it away, so generation draws such questions again
+    and again (and fails when nothing else is left). One warning per pair of attributes."""
+    sources = schema.attribute_sources(kind)
+    values = {n: schema.values_of(a) for n, (a, _) in sources.items() if a.type == "categorical"}
+    out = []
+    for name, own in values.items():
+        for other, theirs in values.items():
+            if other == name:
+                continue
+            # whole words (CJK: characters; the word pattern keeps a run of them whole)
+            pairs = [
+                (v, w)
+                for v in own
+                for w in theirs
+                if len(w) >= 2 and v != w and (_words(w) in _words(v) or _cjk_in(w, v))
+            ]
+            if pairs:
+                v, w = pairs[0]
+                more = f" (and {len(pairs) - 1} more)" if len(pairs) > 1 else ""
+                out.append(
+                    Problem(
+                        (*sources[name][1], "values"),
+                        f"{kind}.{name}: the value {v!r} holds {w!r}, a value of {kind}."
+                        f"{other}{more}: saying one says the other, so a question that "
+                        f"withholds {other} or names the {kind} by {name} gives it away",
+                    )
+                )
+    return out
+
+
+def _cjk_in(short: str, long: str) -> bool:
+    """For scripts written without spaces: ``short`` inside ``long`` as characters."""
+    cjk = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+    return bool(cjk.search(short)) and short in long
+
+
 def _check_pools(schema: Schema) -> list[Problem]:
     """Counting questions (aggregative) range over a pool of a scenario: it needs 3
     entities or more, so that 4 counts (0..3) can be offered."""
@@ -187,6 +233,10 @@ def _check_pools(schema: Schema) -> list[Problem]:
                 )
             )
     return out
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
 
 
 def _check_attribute(
@@ -238,6 +288,14 @@ def _check_attribute(
                 out.append(Problem(where, f"unknown comparison word {key!r} (known: {known})"))
             elif key in _PREDICATES and "{value}" not in text:
                 out.append(Problem(where, f"the predicate {key!r} must hold {{value}}"))
+            elif key in _PREDICATES and attr.unit and f"{{value}}{attr.unit}" in _squeeze(text):
+                out.append(
+                    Problem(
+                        where,
+                        f"{{value}} is said with its unit ({attr.unit!r}): the predicate "
+                        f"{key!r} says it twice ({text!r})",
+                    )
+                )
             elif key in _ORDER_WORDS and not is_ordered(attr):
                 out.append(
                     Problem(where, f"{key!r} compares values, but the attribute is not ordered")

@@ -146,8 +146,9 @@ class PersonName(_Dist):
     gender: str | None = None
     gender_values: dict[str, Literal["male", "female"]] = Field(default_factory=dict)
     """Maps the gender attribute's values onto Faker's male/female lists."""
-    format: str = "{first} {last}"
-    """How a full name is written in the locale (``{last}{first}`` in Chinese)."""
+    format: str | None = None
+    """How a full name is written (``{last}{first}``); by default the locale data's
+    ``name_format`` ("{first} {last}"; Chinese: "{last}{first}")."""
     locale: str | None = None
     """Faker locale of the name lists (``zh_CN``); by default the schema's locale."""
 
@@ -175,7 +176,8 @@ EMAIL_STYLES = ("{first}.{last}", "{initial}{last}", "{first}{last}", "{first}_{
 
 
 class Email(_Dist):
-    """An e-mail address built from a name attribute and an organisation attribute.
+    """An e-mail address built from a name attribute and, optionally, an organisation
+    attribute (without one, ``domain`` is the provider's name as written: ``mail``).
 
     Both are romanised first: letters lose their accents, and a character of a script
     written without spaces (Chinese) becomes a word of its own ("张伟" -> zhang wei).
@@ -183,14 +185,15 @@ class Email(_Dist):
 
     kind: Literal["email"]
     name: str
-    org: str
+    org: str | None = None
     tlds: dict[str, float] = Field(default_factory=lambda: {"com": 1.0})
     styles: list[str] = Field(default_factory=lambda: list(EMAIL_STYLES), min_length=1)
     """Local parts, one drawn uniformly; tokens: ``{first}`` and ``{last}`` (the first and
     last word of the name), ``{all}`` (every word), ``{initial}`` (the first letter),
     ``{initials}`` (every word's first letter), ``{nn}`` and ``{nnnn}`` (random digits)."""
     domain: str = "{words}"
-    """The domain before the TLD; tokens: ``{words}`` (the organisation's first two
+    """The domain before the TLD (a personal address with no ``org``: the provider's
+    name, ``{words}`` then standing for ``mail``); tokens: ``{words}`` (the organisation's first two
     words that are not stop words, joined) and ``{initials}`` (the first letter of each
     of them: "杭州市第一人民医院" -> hzsdyrmyy)."""
     spellings: dict[str, str] = Field(default_factory=dict)
@@ -198,7 +201,7 @@ class Email(_Dist):
     surname's reading: 曾 -> zeng; a word's: 重庆 -> chong qing)."""
 
     def references(self) -> list[str]:
-        return [self.name, self.org]
+        return [self.name] if self.org is None else [self.name, self.org]
 
 
 class Template(_Dist):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
@@ -89,6 +90,22 @@ def load_schema(path: str | FsPath) -> Schema:
     return schema
 
 
+_INDEXED_REF = re.compile(r"[{,[]\s*([A-Za-z_]\w*\[\d+\]\.\w+)")
+
+
+def _quote_hint(text: str, line: int) -> str:
+    """A reference to a slot (``relative[0].age``) unquoted in a flow mapping: its
+    brackets are YAML's flow indicators, so the parser stops at them; say so."""
+    lines = text.splitlines()
+    found = _INDEXED_REF.search(lines[line]) if 0 <= line < len(lines) else None
+    if found is None:
+        return ""
+    return (
+        f'; a reference with [i] inside {{...}} must be quoted: "{found[1]}" (the '
+        "brackets are YAML's own)"
+    )
+
+
 def parse_schema(text: str, filename: str = "<schema>") -> Schema:
     loader = Loader(text)
     try:
@@ -103,7 +120,8 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{filename}:{mark.line + 1}:{mark.column + 1}" if mark else filename
-        raise SchemaError([f"{where}: YAML syntax error: {exc.problem or exc}"]) from None
+        hint = _quote_hint(text, mark.line) if mark else ""
+        raise SchemaError([f"{where}: YAML syntax error: {exc.problem or exc}{hint}"]) from None
     except yaml.YAMLError as exc:
         raise SchemaError([f"{filename}: YAML error: {exc}"]) from None
     finally:
@@ -160,8 +178,11 @@ def _check_cycles(schema: Schema) -> list[Problem]:
     return [Problem((*paths[cycle[0][1]], "dist"), f"dependency cycle: {chain}")]
 
 
-def schema_warnings(path: str | FsPath) -> list[str]:
-    """What ``question_warnings`` finds in a schema file that loads, as
+def schema_warnings(
+    path: str | FsPath, extra: Callable[[Schema], list[Problem]] | None = None
+) -> list[str]:
+    """What ``question_warnings`` (and ``extra``: the CLI passes the QA plan's, which
+    this stage cannot import) finds in a schema file that loads, as
     ``file:line:col: warning: ...`` lines (the schema must load: see load_schema)."""
     from memsim.schema._declared import question_warnings
 
@@ -173,7 +194,10 @@ def schema_warnings(path: str | FsPath) -> list[str]:
     finally:
         loader.dispose()
     found = sorted(
-        {(source.locate(p.path), p.message) for p in question_warnings(schema)},
+        {
+            (source.locate(p.path), p.message)
+            for p in question_warnings(schema) + (extra(schema) if extra else [])
+        },
         key=lambda f: (f[0].line, f[0].col, f[1]),
     )
     return [f"{path}:{pos.line}:{pos.col}: warning: {msg}" for pos, msg in found]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
-from memsim.qa import QA_KINDS, Draft, Message, QAContext
+from memsim.qa import QA_KINDS, Draft, Message, QAContext, planned_scenarios
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.verbalize import value_at
 
@@ -158,7 +158,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     lives = ctx.noise_profiles[:RATE_DRAFTS]
     for name in QA_KINDS.names():
         kind = QA_KINDS.get(name)
-        for scenario in kind.all_scenarios:
+        for scenario in planned_scenarios(ctx.schema, name):  # as the plan asks them
             for life in lives:
                 draft = next(
                     (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
@@ -354,5 +354,5 @@ def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:
         work_attr = workplace_attribute(schema, user.kind) if user else None
         employer = user.facts.get(work_attr) if user and work_attr else None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
-            spot = str(employer.value)
+            spot = str(value_at(employer, when))  # a workplace may change, as the city does
     return ctx.loc.place.format(spot=spot, city=city) if city else spot

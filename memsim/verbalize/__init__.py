@@ -1,7 +1,7 @@
 """Stage 5: facts become user messages (offline templates by default)."""
 
 from memsim.verbalize._locale import LocaleData, load_locale
-from memsim.verbalize._overlay import faker_locale, merge, overlay_of, schema_locale
+from memsim.verbalize._overlay import faker_locale, merge, name_format, overlay_of, schema_locale
 from memsim.verbalize._render import (
     capitalize_first,
     parse_when,
@@ -26,6 +26,7 @@ __all__ = [
     "faker_locale",
     "load_locale",
     "merge",
+    "name_format",
     "overlay_of",
     "parse_when",
     "refer",

@@ -232,6 +232,9 @@ class LocaleData(_Strict):
     recognise: Recognise = Field(default_factory=Recognise)
     faker: str | None = None
     """Faker's locale for generated names ("en_US", "zh_CN"); the code itself when unset."""
+    name_format: str = "{first} {last}"
+    """How a generated full name is written when a ``person_name`` says no ``format``
+    (Chinese: ``{last}{first}``)."""
     rewrite_prompts: dict[str, str] = Field(default_factory=dict)
     """LLM rewrite prompts over the language's prompt file, key by key (``system``,
     ``persona_field``, ...; see memsim.rewrite.RewritePrompts)."""

@@ -84,4 +84,9 @@ def faker_locale(schema: Schema) -> str:
     return schema_locale(schema).faker or schema.locale
 
 
-__all__ = ["faker_locale", "merge", "overlay_of", "schema_locale"]
+def name_format(schema: Schema) -> str:
+    """How the schema's language writes a generated full name (its locale data's)."""
+    return schema_locale(schema).name_format
+
+
+__all__ = ["faker_locale", "merge", "name_format", "overlay_of", "schema_locale"]

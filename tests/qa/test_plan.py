@@ -1,0 +1,84 @@
+"""The plan asks a kind about a scenario only when the schema lets every profile be
+asked it (qa._plan): a schema that cannot ask the user plans no question about the user,
+so a planned question never has to fall back to another scenario (which broke the
+MemDaily layout's blocks of one type and scenario)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from itertools import groupby
+from pathlib import Path
+
+import pytest
+
+from memsim.dataset import GenerateOptions, GenerationError, plan
+from memsim.qa import KIND_ORDER, QA_KINDS, default_kinds, planned_scenarios, scenario_reasons
+from memsim.schema import Schema, parse_schema
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "schemas"
+
+
+def _load(name: str) -> Schema:
+    path = SCHEMAS / name
+    return parse_schema(path.read_text(encoding="utf-8"), str(path))
+
+
+@pytest.mark.parametrize("name", ["daily_life.en.yaml", "daily_life.zh.yaml"])
+def test_daily_life_plans_every_scenario_of_every_kind(name: str) -> None:
+    schema = _load(name)
+    for kind in KIND_ORDER:
+        assert planned_scenarios(schema, kind) == QA_KINDS.get(kind).all_scenarios
+    options = GenerateOptions(per_type=30, types=KIND_ORDER)
+    assert plan(options, schema) == plan(options)
+
+
+def test_campus_plans_no_comparison_or_count_of_the_user() -> None:
+    schema = _load("campus.en.yaml")
+    reasons = scenario_reasons(schema, "comparative")
+    assert "pool" in str(reasons["user"])  # instructors and classmates pool apart
+    assert "user" not in planned_scenarios(schema, "aggregative")
+    assert "user" in planned_scenarios(schema, "knowledge_update")
+    assert default_kinds(schema) == KIND_ORDER
+    steps = plan(GenerateOptions(per_type=20, types=KIND_ORDER), schema)
+    assert len(steps) == 20 * len(KIND_ORDER)
+    blocks = [key for key, _ in groupby(steps)]
+    assert len(blocks) == len(set(blocks))  # each (kind, scenario) is one contiguous block
+    assert ("comparative", "user") not in blocks
+    assert ("comparative", "roles") in blocks
+
+
+def test_history_kinds_need_an_attribute_that_always_changes() -> None:
+    text = (SCHEMAS / "campus.en.yaml").read_text(encoding="utf-8")
+    text = text.replace("at_least: 1, ", "")
+    schema = parse_schema(text, "campus.yaml")
+    why = scenario_reasons(schema, "knowledge_update")
+    assert why["user"] is not None and "at_least: 1" in why["user"]
+    assert "knowledge_update" not in default_kinds(schema)
+    assert planned_scenarios(schema, "temporal") == ("events",)
+    with pytest.raises(GenerationError, match="cannot ask knowledge_update"):
+        plan(GenerateOptions(per_type=5, types=("knowledge_update",)), schema)
+
+
+def test_validate_says_which_scenario_is_left_out_and_why(tmp_path: Path) -> None:
+    text = (SCHEMAS / "campus.en.yaml").read_text(encoding="utf-8").replace("at_least: 1, ", "")
+    path = tmp_path / "campus.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "overlays").mkdir()
+    (tmp_path / "overlays" / "campus.yaml").write_bytes(
+        (SCHEMAS / "overlays" / "campus.yaml").read_bytes()
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "memsim", "schema", "validate", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    line = text.splitlines().index("  student:") + 2  # the kind's first key
+    assert (
+        f"{path}:{line}:5: warning: no knowledge_update question about user (so no question "
+        "of that kind at all): no attribute always changes" in proc.stderr
+    )
+    assert f"{path}:{line}:5: warning: no comparative question about user" in proc.stderr

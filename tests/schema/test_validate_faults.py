@@ -1,0 +1,88 @@
+"""Faults a new user's schema met in generation or the audit are reported by
+``memsim schema validate`` at their line (issue 16): a value that holds another value of
+its kind, an unquoted ``[i]`` reference in a flow mapping, a predicate that says the unit
+twice; and what a schema may leave out (an e-mail's organisation, a name's format)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsim.graph import BRNet
+from memsim.sampling import ProfileSampler
+from memsim.schema import SchemaError, parse_schema, schema_warnings
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = (ROOT / "tests" / "data" / "tiny.yaml").read_text()
+
+
+def test_a_value_that_holds_another_of_its_kind_is_a_warning_at_its_line(
+    tmp_path: Path,
+) -> None:
+    text = TINY.replace(
+        "      values: [engineer, teacher, cook]",
+        "      values: [engineer, phd teacher, cook]",
+    )
+    text = text.replace("teacher: 0.1", "phd teacher: 0.1")
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("      values: [engineer, phd teacher, cook]") + 1
+    warnings = schema_warnings(path)
+    assert any(
+        w.startswith(f"{path}:{line}:")
+        and "the value 'phd teacher' holds 'phd', a value of user.education" in w
+        for w in warnings
+    ), warnings
+    assert not [w for w in schema_warnings(ROOT / "schemas" / "campus.zh.yaml") if "holds" in w]
+
+
+def test_an_unquoted_slot_reference_in_a_flow_mapping_says_to_quote_it() -> None:
+    text = TINY.replace(
+        "      work_city:\n        type: categorical\n        values: cities\n"
+        "        dist: {kind: categorical}\n        changes:",
+        "      work_city:\n        type: categorical\n        values: cities\n"
+        "        dist: {kind: copy, sources: {relative[0].work_city: 0.5}, otherwise: "
+        "{kind: categorical}}\n        changes:",
+    )
+    with pytest.raises(SchemaError) as err:
+        parse_schema(text, "t.yaml")
+    (message,) = err.value.messages
+    assert message.startswith("t.yaml:")
+    assert 'must be quoted: "relative[0].work_city"' in message
+
+
+def test_a_predicate_that_says_the_unit_after_value_is_an_error() -> None:
+    text = TINY.replace(
+        "      unit: cm\n",
+        '      unit: cm\n      words: {en: {gt: "taller than {value} cm", lt: "under {value}"}}\n',
+    )
+    with pytest.raises(SchemaError) as err:
+        parse_schema(text, "t.yaml")
+    assert any(
+        "{value} is said with its unit ('cm'): the predicate 'gt' says it twice" in m
+        for m in err.value.messages
+    ), err.value.messages
+    assert not any("'lt'" in m for m in err.value.messages)
+
+
+def test_an_email_without_an_organisation_is_a_personal_address() -> None:
+    text = TINY.replace(
+        "      dist: {kind: person_name, gender: gender, gender_values: {male: male, female: female}}\n",
+        "      dist: {kind: person_name, gender: gender, gender_values: {male: male, female: female}}\n"
+        "    email:\n      type: text\n      dist: {kind: email, name: name, domain: inbox}\n",
+    )
+    schema = parse_schema(text, "t.yaml")
+    profiles = ProfileSampler(BRNet(schema)).profiles(0, 0, 20)
+    emails = [str(p.entities[0].facts["email"].value) for p in profiles]
+    assert all(e.endswith("@inbox.com") and len(e) > len("@inbox.com") for e in emails), emails
+
+
+def test_a_name_without_format_is_written_as_the_locale_writes_names() -> None:
+    zh = (ROOT / "tests" / "data" / "shopping.zh.yaml").read_text(encoding="utf-8")
+    schema = parse_schema(zh, "shopping.zh.yaml")
+    names = [
+        str(p.entities[0].facts["name"].value)
+        for p in ProfileSampler(BRNet(schema)).profiles(0, 0, 20)
+    ]
+    assert all(" " not in n and 2 <= len(n) <= 4 for n in names), names
