@@ -305,7 +305,7 @@ def generate_cmd(
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
     manifest."""
     from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
-    from memsim.qa import QA_KINDS, default_kinds
+    from memsim.qa import ASSISTANT_KINDS, QA_KINDS, default_kinds
 
     rewrite = rewrite_options(**llm)
     schema_obj = _load(schema_path)
@@ -316,6 +316,10 @@ def generate_cmd(
         if types
         else default_kinds(schema_obj)
     )
+    if history_tokens is not None and not types:
+        kinds += ASSISTANT_KINDS  # evidence said by the assistant needs assistant turns
+    if history_tokens is None and set(kinds) & set(ASSISTANT_KINDS):
+        fail(f"QA kind(s) {', '.join(ASSISTANT_KINDS)} need assistant turns: add --history-tokens")
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")

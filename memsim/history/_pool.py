@@ -98,7 +98,7 @@ def session_json(session: Session, tokens: int, source: str | None) -> dict[str,
                 "text": turn.text,
                 "offset": int((dt.datetime.fromisoformat(turn.time) - start).total_seconds() // 60),
                 "place": turn.place,
-                "purpose": "filler" if turn.speaker == USER and facts else turn.purpose,
+                "purpose": "filler" if facts else turn.purpose,
                 "facts": facts,
             }
         )

@@ -166,7 +166,7 @@ class _Stats:
     """What the card and the counts say, accumulated one record at a time."""
 
     def __init__(self) -> None:
-        self.by_type: Counter[str] = Counter()
+        self.by_type: Counter[tuple[str, str]] = Counter()
         self.tokens: list[int] = []
         self.sessions: list[int] = []
         self.messages = 0
@@ -175,17 +175,24 @@ class _Stats:
 
     def add(self, record: Record) -> None:
         history = record.extra["history"]
-        self.by_type[record.type] += 1
+        self.by_type[record.type, record.scenario] += 1
         self.tokens.append(history["tokens"])
         self.sessions.append(len(history["sessions"]))
         self.messages += len(record.turns)
         self.depths[depth_bucket(history["evidence_depth"])] += 1
 
+    def _by_type(self) -> dict[str, dict[str, int]]:
+        """{kind: {scenario: questions}}, as a classic dataset's manifest counts them."""
+        out: dict[str, dict[str, int]] = {}
+        for (kind, scenario), n in sorted(self.by_type.items()):
+            out.setdefault(kind, {})[scenario] = n
+        return out
+
     def counts(self, pool: FillerPool) -> dict[str, Any]:
         return {
             "trajectories": len(self.tokens),
             "messages": self.messages,
-            "by_type": dict(self.by_type),
+            "by_type": self._by_type(),
             "histories": {
                 "tokens_min": min(self.tokens, default=0),
                 "tokens_max": max(self.tokens, default=0),
@@ -215,7 +222,7 @@ class _Stats:
             "",
             "| type | questions |",
             "|---|---|",
-            *(f"| {t} | {c} |" for t, c in sorted(self.by_type.items())),
+            *(f"| {t} | {sum(c.values())} |" for t, c in self._by_type().items()),
             "",
             "| evidence depth (reached) | questions |",
             "|---|---|",
