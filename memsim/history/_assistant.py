@@ -57,6 +57,11 @@ def turn_problems(
             asked = text
             continue
         said.update(stated_ids)  # a lookup reply of the assistant_said kind
+        note = unwrap_found(text, loc) if stated_ids else None
+        if note is not None:
+            # the note it quotes is the user's own sentence of the declared facts (the
+            # audit's messages_faithful proves it); the words around it must state nothing
+            text = text.replace(note, "")
         when = dt.datetime.fromisoformat(time)
         declared = {str(value_at(f, when)) for _, f in facts if f.id in stated_ids}
         for entity, fact in facts:

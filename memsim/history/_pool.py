@@ -114,6 +114,7 @@ class FillerPool:
         self.weights = np.array([s.weight for s in sessions], dtype=np.float64)
         self.session_tokens = np.array([s.tokens for s in sessions], dtype=np.int64)
         self.minutes = np.array([s.minutes for s in sessions], dtype=np.int64)
+        self.ids = np.array([s.id for s in sessions], dtype=object)
         self.by_digest = {s.digest: i for i, s in enumerate(sessions)}
         self._with_key: dict[tuple[str, str], NDArray[np.bool_]] = {}
         for i, session in enumerate(sessions):

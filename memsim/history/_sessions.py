@@ -94,7 +94,11 @@ def _lookup(record: Record) -> dict[int, str]:
     if prov is None or prov.params.get("said_by") != ASSISTANT:
         return {}
     requests: dict[str, str] = dict(prov.params["requests"])
-    out = {t.id: requests[t.facts[0]] for t in record.turns if len(t.facts) == 1 and t.facts[0] in requests}
+    out = {
+        t.id: requests[t.facts[0]]
+        for t in record.turns
+        if len(t.facts) == 1 and t.facts[0] in requests
+    }
     if not set(record.qa.evidence) <= set(out):
         raise ValueError(
             f"question {record.tid}: evidence said by the assistant needs one user turn "

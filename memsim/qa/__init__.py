@@ -66,6 +66,7 @@ __all__ = [
     "abstention",
     "aggregative",
     "assign_letters",
+    "assistant_said",
     "comparative",
     "conditional",
     "default_kinds",

@@ -10,7 +10,8 @@ evidence, and :func:`memsim.history.into_sessions` turns that user turn into the
 user's request (``conversation.lookups``: the label and who, no value) and the
 assistant's reply (``conversation.found``: the user's saved note, quoted), so only
 the assistant states it; the look-alike facts (the same attribute of the other
-entities) are looked up the same way; the question (``conversation.recalled``) names
+entities) and the distractors said of another life's people are looked up the same
+way; the question (``conversation.recalled``) names
 the label and who, never the value.
 
 The kind needs assistant turns: it is made only for histories (``memsim generate
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memsim.profile import Profile
+from memsim.profile import Entity, Profile
 from memsim.qa._context import SCENARIOS, QAContext, others
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
@@ -55,12 +56,19 @@ def assistant_said(
     label = ctx.label(entity, attr)
     question = ctx.cap(ctx.choose(conv.recalled, rng).format(label=label, who=ctx.who(entity)))
     negatives = [e for e in others(group, entity) if attr in e.facts]
+
     # the look-alike facts are looked up too, so that an assistant reply that states a
     # value is not, by that alone, the evidence
-    requests = {
-        ctx.ref(e, attr).id: ctx.cap(ctx.choose(conv.lookups, rng).format(label=label, who=ctx.who(e)))
-        for e in (entity, *negatives)
-    }
+    def ask(who: Entity) -> str:
+        return ctx.cap(ctx.choose(conv.lookups, rng).format(label=label, who=ctx.who(who)))
+
+    requests = {ctx.ref(e, attr).id: ask(e) for e in (entity, *negatives)}
+    lives = {life.id: life for life in ctx.other_lives(profile)}
+    for life_id, entity_id, attribute in mentions:
+        # distractors said of another life's people are looked up the same way, so
+        # that the noise has the form of the facts
+        if life_id in lives:
+            requests[f"{life_id}:{entity_id}.{attribute}"] = ask(lives[life_id].entity(entity_id))
     return Draft(
         kind=KIND,
         scenario=scenario,

@@ -99,13 +99,12 @@ def test_audit_is_clean_on_histories(
     report = _audit(pseudo_histories, pseudo_profiles, tmp_path / "audit")
     for check in ("history_structure", "history_session_classifier", "assistant_turns"):
         assert _errors(report, check) == [], check
+    # the history checks ran on the histories (not "no sessions.jsonl: nothing to check")
+    for check in ("history_structure", "history_session_classifier"):
+        assert not any("not a history dataset" in n for n in report["checks"][check]["notes"])
+    assert report["checks"]["history_session_classifier"]["scores"]
 
 
-@pytest.mark.xfail(
-    reason="open (issue 14): after the merge with typed records and the new kinds, the planted "
-    "repeat or wrong depth is not reported; passed on feat/sessions alone",
-    strict=False,
-)
 def test_audit_catches_a_repeat_and_a_wrong_depth(
     pseudo_histories: Path, pseudo_profiles: Path, tmp_path: Path
 ) -> None:
