@@ -22,7 +22,7 @@ on any data with profiles.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from memsim.profile import Profile
 from memsim.records import USER, Record
@@ -44,10 +44,17 @@ def turn_problems(
     answer: str,
     profile: Profile,
     loc: LocaleData,
+    own_words: Collection[str] = (),
 ) -> list[str]:
-    """The same test on ``(where, speaker, text, time, facts)`` in history order."""
+    """The same test on ``(where, speaker, text, time, facts)`` in history order.
+
+    ``own_words`` are the fixed words an entity is named by ("I", the user): an answer
+    that is one of them (whose age is higher, "I") is not looked for in the assistant's
+    text, where "I" is the assistant itself."""
     facts = [(e, f) for e in profile.entities for f in e.facts.values()]
     answer = answer.strip()
+    if answer.casefold() in {w.casefold() for w in own_words}:
+        answer = ""
     said: set[str] = set()
     problems: list[str] = []
     asked = ""  # the user turn before: what it names in words is said (a lookup's who)
