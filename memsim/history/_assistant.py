@@ -22,6 +22,7 @@ on any data with profiles.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Collection, Iterable, Sequence
 
 from memsim.profile import Profile
@@ -116,8 +117,6 @@ def unwrap_found(text: str, loc: LocaleData) -> str | None:
 
 def _fits(text: str, template: str, fields: tuple[str, ...]) -> tuple[str, ...] | None:
     """The values of ``fields`` when ``text`` is ``template`` filled in, else None."""
-    import re
-
     pattern = re.escape(template)
     for name in fields:
         pattern = pattern.replace(re.escape("{" + name + "}"), "(.+)")
