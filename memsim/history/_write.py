@@ -96,6 +96,7 @@ def write_history_dataset(
     count = token_count()
     stats = _Stats()
     with ExitStack() as stack:
+        stack.callback(gc.unfreeze)  # _write freezes the pool's metadata; thaw on any exit
         writer = None
         if history.assistant is not None:
             writer = open_writer(history.assistant, ctx.loc)
@@ -171,7 +172,6 @@ def _write(
         "assembly": assembling,
         "assembly_cpu": assembling_cpu,
     }
-    gc.unfreeze()
     return counts
 
 
