@@ -317,8 +317,13 @@ def generate_cmd(
         if types
         else default_kinds(schema_obj)
     )
-    if budget is not None and not types:
+    if budget is not None and not types and _has_lookups(schema_obj):
         kinds += ASSISTANT_KINDS  # evidence said by the assistant needs assistant turns
+    if set(kinds) & set(ASSISTANT_KINDS) and not _has_lookups(schema_obj):
+        fail(
+            f"QA kind(s) {', '.join(ASSISTANT_KINDS)}: the locale '{schema_obj.locale}' has no "
+            "conversation lookups, found and recalled lines"
+        )
     if budget is None and set(kinds) & set(ASSISTANT_KINDS):
         fail(f"QA kind(s) {', '.join(ASSISTANT_KINDS)} need assistant turns: add --history-tokens")
     unknown = [k for k in kinds if k not in QA_KINDS]
@@ -379,6 +384,14 @@ def generate_cmd(
     if "assistant_turns" in counts:
         done = ", ".join(f"{k} {v}" for k, v in counts["assistant_turns"].items())
         click.echo(f"assistant turns by the LLM: {done}")
+
+
+def _has_lookups(schema: Any) -> bool:
+    """Whether the schema's locale can word evidence said by the assistant."""
+    from memsim.verbalize import schema_locale
+
+    conv = schema_locale(schema).conversation
+    return conv is not None and bool(conv.lookups and conv.found and conv.recalled)
 
 
 def _budget(value: str | None) -> int | None:
