@@ -36,6 +36,16 @@ def assistant_turns(item: AuditItem, ctx: AuditContext, stats: CheckStats) -> li
         for m in item.messages
     )
     answer = str(item.qa.get("answer", ""))
-    problems = turn_problems(turns, answer, profile, ctx.locale)
+    code = ctx.locale.code
+    own_words = (
+        [
+            refer
+            for kind in ctx.schema.entities.values()
+            if (refer := kind.refer.get(code)) and "{" not in refer
+        ]
+        if ctx.schema is not None
+        else []
+    )
+    problems = turn_problems(turns, answer, profile, ctx.locale, own_words)
     stats.counts["assistant turns"] += sum(m.get("speaker") == ASSISTANT for m in item.messages)
     return [finding("assistant_turns", "error", item, p) for p in problems]

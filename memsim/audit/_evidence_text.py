@@ -64,12 +64,28 @@ class EvidenceText:
         rows = [
             ([str(t) for t in tokens(str(m.get("message", "")))], m.get("mid") in evidence)
             for m in item.messages
+            if not self._framing(m)
         ]
         if not any(e for _, e in rows) or all(e for _, e in rows):
             return None
         key = f"{item.type}/{item.scenario}"
         self.sample.add((item.index, key, rows))
         return []
+
+    def _framing(self, m: dict[str, object]) -> bool:
+        """A multi-session history's framing turn (the assistant's replies, a task's
+        opening and thanks): in every session alike, evidence or filler (the
+        history_session_classifier check compares those), so it is left out here, where
+        the MemDaily-shaped messages are compared: the user's facts and chit-chat, and
+        assistant turns that state facts."""
+        if self.ctx.locale is None or self.ctx.locale.conversation is None:
+            return False
+        from memsim.history._assistant import framing_turn
+
+        facts = m.get("facts")
+        stated = [str(f) for f in facts] if isinstance(facts, list | tuple) else []
+        speaker = str(m.get("speaker", "user"))
+        return framing_turn(speaker, str(m.get("message", "")), stated, self.ctx.locale)
 
     def finish(self) -> list[Finding]:
         items = sorted(self.sample.items)

@@ -34,10 +34,13 @@ def history_folder(ctx: AuditContext) -> Path | None:
     """The dataset folder when it holds histories (a session store), else None."""
     from memsim.history import STORE_FILE
 
-    data = ctx.source.data_file
-    if ctx.source.format != "native" or data is None:
+    data = ctx.source.data_file or ctx.source.path
+    if ctx.source.format != "native":
         return None
-    return data.parent if (data.parent / STORE_FILE).is_file() else None
+    # the source names the folder or its dataset.jsonl (a folder taken for the file
+    # once made every history check find "no sessions.jsonl" and pass vacuously)
+    folder = data if data.is_dir() else data.parent
+    return folder if (folder / STORE_FILE).is_file() else None
 
 
 def histories(folder: Path) -> Iterator[tuple[Record, set[str]]]:

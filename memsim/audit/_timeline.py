@@ -165,7 +165,11 @@ def _days(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt.date]:
     """The days a text names: absolute (the year of the message when not said) and
     relative ones resolved against its time."""
     found = set(relative_days_in(text, said_at, loc))
-    for d in dates_in(text, loc):
+    mentions = dates_in(text, loc)
+    dated = {(d.month, d.day) for d in mentions if d.year is not None}
+    for d in mentions:
+        if d.year is None and (d.month, d.day) in dated:
+            continue  # "June 24" read again inside "June 24, 2024" (asked in a later year)
         try:
             found.add(dt.date(d.year or said_at.year, d.month, d.day))
         except ValueError:

@@ -29,6 +29,7 @@ from memsim.audit._framework import item_check
 from memsim.audit._noise import noise_profiles
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 from memsim.profile import Entity, Fact, Profile
+from memsim.records import ASSISTANT
 from memsim.verbalize import TemplateVerbalizer
 from memsim.verify import Vocabulary, check_rewrite
 
@@ -111,6 +112,8 @@ def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
 
 def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
     """Why message ``m`` says more or other than its facts (None: it does not)."""
+    from memsim.history._assistant import conversation_line, unwrap_found
+
     assert ctx.locale is not None
     ids = [str(f) for f in m.get("facts", ())]
     text, path = str(m.get("message")), m.get("verbalizer")
@@ -118,7 +121,13 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     if not ids:
         if text in ctx.locale.chit_chat or _hearsay(text, item, ctx.locale.hearsay):
             return None
+        if conversation_line(text, ctx.locale):
+            return None  # a history's task and assistant lines (memsim.history)
+        if m.get("speaker") == ASSISTANT and path not in TEMPLATE_PATHS:
+            return None  # an LLM's assistant turn: the assistant_turns check proves it
         return "has no facts and is not one of the locale's chit-chat or hearsay lines"
+    if m.get("speaker") == ASSISTANT:
+        text = unwrap_found(text, ctx.locale) or text  # a lookup reply quotes the note
     try:
         facts = _facts(ctx, profile, ids)
     except (KeyError, ValueError):

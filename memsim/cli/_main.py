@@ -262,10 +262,10 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
 )
 @click.option(
     "--history-tokens",
-    type=click.IntRange(min=1000),
     default=None,
     help="Give every question a multi-session history of this many tokens (o200k_base; "
-    "e.g. 32000, 128000, 1000000): its own sessions plus shared filler sessions.",
+    "e.g. 32000, 128000, 1000000), or a preset's (longmemeval_s: 115000, longmemeval_m: "
+    "1500000): its own sessions plus shared filler sessions.",
 )
 @click.option(
     "--evidence-depth",
@@ -296,7 +296,7 @@ def generate_cmd(
     workers: int,
     formats: str,
     progress: bool | None,
-    history_tokens: int | None,
+    history_tokens: str | None,
     evidence_depth: str,
     assistant: str,
     assistant_model: str | None,
@@ -306,9 +306,10 @@ def generate_cmd(
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
     manifest."""
     from memsim.dataset import DATASET_KIND, GenerateOptions, generate_dataset
-    from memsim.qa import QA_KINDS, default_kinds
+    from memsim.qa import ASSISTANT_KINDS, QA_KINDS, default_kinds
 
     rewrite = rewrite_options(**llm)
+    budget = _budget(history_tokens)
     schema_obj = _load(schema_path)
     with user_errors():
         check_writable(out, DATASET_KIND)
@@ -317,6 +318,15 @@ def generate_cmd(
         if types
         else default_kinds(schema_obj)
     )
+    if budget is not None and not types and _has_lookups(schema_obj):
+        kinds += ASSISTANT_KINDS  # evidence said by the assistant needs assistant turns
+    if set(kinds) & set(ASSISTANT_KINDS) and not _has_lookups(schema_obj):
+        fail(
+            f"QA kind(s) {', '.join(ASSISTANT_KINDS)}: the locale '{schema_obj.locale}' has no "
+            "conversation lookups, found and recalled lines"
+        )
+    if budget is None and set(kinds) & set(ASSISTANT_KINDS):
+        fail(f"QA kind(s) {', '.join(ASSISTANT_KINDS)} need assistant turns: add --history-tokens")
     unknown = [k for k in kinds if k not in QA_KINDS]
     if unknown or not kinds:
         fail(f"unknown QA kind(s) {unknown} (known: {', '.join(QA_KINDS.names())})")
@@ -327,7 +337,7 @@ def generate_cmd(
     options = GenerateOptions(
         seed=seed, per_type=per_type, types=kinds, verbalizer=llm["verbalizer"]
     )
-    history = _history_options(history_tokens, evidence_depth)
+    history = _history_options(budget, evidence_depth)
     if assistant != "template":
         if history is None or not assistant_model:
             fail("--assistant openai/zhipuai needs --history-tokens and --assistant-model")
@@ -375,6 +385,34 @@ def generate_cmd(
     if "assistant_turns" in counts:
         done = ", ".join(f"{k} {v}" for k, v in counts["assistant_turns"].items())
         click.echo(f"assistant turns by the LLM: {done}")
+
+
+def _has_lookups(schema: Any) -> bool:
+    """Whether the schema's locale can word evidence said by the assistant."""
+    from memsim.verbalize import schema_locale
+
+    conv = schema_locale(schema).conversation
+    return conv is not None and bool(conv.lookups and conv.found and conv.recalled)
+
+
+def _budget(value: str | None) -> int | None:
+    """--history-tokens: a number of tokens (at least 1000) or a preset's name."""
+    if value is None:
+        return None
+    from memsim.history import HISTORY_PRESETS
+
+    if value in HISTORY_PRESETS:
+        return HISTORY_PRESETS[value]
+    try:
+        tokens = int(value.replace(",", "").replace("_", ""))
+    except ValueError:
+        tokens = 0
+    if tokens < 1000:
+        fail(
+            f"--history-tokens: {value!r} is not a number of tokens (at least 1000) or a "
+            f"preset ({', '.join(HISTORY_PRESETS)})"
+        )
+    return tokens
 
 
 def _history_options(tokens: int | None, depth: str) -> Any:

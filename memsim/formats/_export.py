@@ -5,7 +5,9 @@ Guarantees: the records are streamed from the reader to the writer (memory stays
 when both stream); the folder holds the writer's files and ``manifest.json`` (kind
 ``export``: the format, the source's format and manifest, the files, the record count,
 and for MemDaily with ``graphs.json`` how its entries map onto trajectories); the same
-input gives the same bytes.
+input gives the same bytes. A native history dataset (``memsim generate
+--history-tokens``) is read with its filler sessions expanded from ``sessions.jsonl``,
+so every format gets each question's whole history.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import orjson
 from memsim import __version__
 from memsim._io import GRAPHS_FILE, MANIFEST, atomic_output_dir, dumps
 from memsim.formats import FORMATS, ExportInfo, FormatError, detect_format
+from memsim.formats._store import has_store, read_histories
 
 EXPORT_KIND = "export"
 
@@ -67,8 +70,11 @@ def export_dataset(
         schema=schema,
     )
     counter = _Counter()
+    records: Iterable[Any] = FORMATS.get(fmt).read(source)
+    if fmt == "native" and has_store(source):
+        records = read_histories(source)  # filler sessions expanded from sessions.jsonl
     with atomic_output_dir(out, EXPORT_KIND) as stage:
-        files = writer.write(counter.count(FORMATS.get(fmt).read(source)), stage, info)
+        files = writer.write(counter.count(records), stage, info)
         made: dict[str, Any] = {
             "kind": EXPORT_KIND,
             "format": to,

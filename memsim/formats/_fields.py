@@ -3,7 +3,7 @@ naming the file, the record (index or id) and the field, never a KeyError or Typ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,18 @@ def write_json(path: Path, value: Any) -> None:
     """Two-space JSON in the key order built (LoCoMo harnesses iterate the keys of a
     conversation, so they must not be sorted), UTF-8, trailing newline."""
     path.write_bytes(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def write_json_array(path: Path, items: Iterable[Any]) -> None:
+    """The bytes :func:`write_json` writes for a list of ``items``, written one item at a
+    time (a history export holds one conversation in memory, not all of them)."""
+    with path.open("wb") as fh:
+        n = 0
+        for item in items:
+            body = orjson.dumps(item, option=orjson.OPT_INDENT_2)
+            fh.write((b",\n" if n else b"[\n") + b"  " + body.replace(b"\n", b"\n  "))
+            n += 1
+        fh.write(b"\n]\n" if n else b"[]\n")
 
 
 class Fields:

@@ -29,7 +29,7 @@ knowledge-update
 post_processing (needs a lookup or a computation           3 open-domain
 beyond what was said)
 conditional, comparative, aggregative, multi-session       1 multi-hop
-simple, noisy, single-session-*                            4 single-hop
+simple, noisy, assistant_said, single-session-*            4 single-hop
 any other type: more than one evidence turn                1, else 4
 =========================================================  ========================
 
@@ -58,7 +58,13 @@ from typing import Any
 
 from memsim.formats import FORMATS, ExportInfo, FormatError
 from memsim.formats._dates import from_locomo, sessions_by_day, to_locomo
-from memsim.formats._fields import Fields, UniqueIds, json_array_head, load_json, write_json
+from memsim.formats._fields import (
+    Fields,
+    UniqueIds,
+    json_array_head,
+    load_json,
+    write_json_array,
+)
 from memsim.formats._names import UserNames
 from memsim.records import ASSISTANT, QA, USER, Record, Session, Turn
 
@@ -71,7 +77,7 @@ _CATEGORY_OF_TYPE = {
     "post_processing": 3,
     "open-domain": 3,
     **{t: 1 for t in ("conditional", "comparative", "aggregative", "multi-session", "multi-hop")},
-    **{t: 4 for t in ("simple", "noisy", "single-hop")},
+    **{t: 4 for t in ("simple", "noisy", "single-hop", "assistant_said")},
     **{f"single-session-{t}": 4 for t in ("user", "assistant", "preference")},
 }
 _SESSION = re.compile(r"session_(\d+)")
@@ -265,13 +271,15 @@ class LocomoFormat:
     def write(self, records: Iterable[Record], out: Path, info: ExportInfo) -> list[str]:
         path = out / FILE
         names, ids = UserNames(info.profiles), UniqueIds()
-        conversations = []
-        for run in _conversations(records):
-            try:
-                conversations.append(to_conversation(run, names, ids))
-            except ValueError as exc:
-                raise FormatError(path, str(exc), record=run[0].tid, field="time") from None
-        write_json(path, conversations)
+
+        def conversations() -> Iterator[dict[str, Any]]:
+            for run in _conversations(records):
+                try:
+                    yield to_conversation(run, names, ids)
+                except ValueError as exc:
+                    raise FormatError(path, str(exc), record=run[0].tid, field="time") from None
+
+        write_json_array(path, conversations())
         return [FILE]
 
 

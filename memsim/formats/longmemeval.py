@@ -17,6 +17,7 @@ record                                    question_type
 type already one of the six (read here)   kept
 knowledge_update                          knowledge-update
 temporal                                  temporal-reasoning
+assistant_said                            single-session-assistant
 evidence in more than one session         multi-session
 an evidence turn said by the assistant    single-session-assistant
 anything else (simple, conditional,       single-session-user
@@ -62,7 +63,11 @@ QUESTION_TYPES = (
     "single-session-user", "single-session-assistant", "single-session-preference",
     "multi-session", "knowledge-update", "temporal-reasoning",
 )  # fmt: skip
-KIND_TYPES = {"knowledge_update": "knowledge-update", "temporal": "temporal-reasoning"}
+KIND_TYPES = {
+    "knowledge_update": "knowledge-update",
+    "temporal": "temporal-reasoning",
+    "assistant_said": "single-session-assistant",
+}
 ABSTENTION_SUFFIX = "_abs"
 ANSWER_PREFIX = "answer_"
 

@@ -8,9 +8,9 @@ chosen depth, streamed to disk with flat memory.
         ...
 """
 
+from memsim.formats._store import STORE_FILE
 from memsim.history._assemble import (
     DEPTH_BUCKETS,
-    STORE_FILE,
     TOLERANCE,
     BudgetError,
     assemble,
@@ -22,10 +22,16 @@ from memsim.history._llm import AssistantLLM, AssistantWriter, open_writer
 from memsim.history._pool import FillerPool, PoolSession, fact_key
 from memsim.history._sessions import NoConversationError, conversation_of, into_sessions
 from memsim.history._store import SessionStore, expand, read_histories, stored_session
-from memsim.history._write import HistoryOptions, token_count, write_history_dataset
+from memsim.history._write import (
+    HISTORY_PRESETS,
+    HistoryOptions,
+    token_count,
+    write_history_dataset,
+)
 
 __all__ = [
     "DEPTH_BUCKETS",
+    "HISTORY_PRESETS",
     "STORE_FILE",
     "TOLERANCE",
     "AssistantLLM",

@@ -16,8 +16,9 @@ Guarantees:
 - session starts strictly increase: filler before the block ends before it starts,
   filler after it starts after it ends, and the question comes after the last session.
   When filler follows the block, the question moves later only if no asked fact
-  changes value in between; otherwise all filler goes before the block (depth 1,
-  ``depth_forced``).
+  changes value in between and, for an answer counted from the day it is asked
+  (:data:`DAY_ANSWERS`), only within that day; otherwise all filler goes before the
+  block (depth 1, ``depth_forced``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim.formats._store import STORE_FILE
 from memsim.history._pool import FillerPool, fact_key, session_digest
 from memsim.profile import Profile
 from memsim.records import Record
@@ -41,7 +43,6 @@ SLACK = 0.004
 """Filling stops once the history is this close below its budget."""
 GAP_MINUTES = (20, 8 * 60)
 """Pause between two sessions (log-uniform)."""
-STORE_FILE = "sessions.jsonl"
 DEPTH_BUCKETS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
@@ -96,12 +97,15 @@ def assemble(
     gaps = _gaps(rng, len(chosen) + 1)
     starts, question = _times(record, pool.minutes[chosen], split, gaps)
     asked_at = dt.datetime.fromisoformat(record.qa.time)
-    forced = split < len(chosen) and not _stable(profile, asked_ids, asked_at, question)
+    forced = split < len(chosen) and not (
+        _stable(profile, asked_ids, asked_at, question)
+        and (question.date() == asked_at.date() or not _counts_from_asking(record))
+    )
     if forced:
         split = len(chosen)
         starts, question = _times(record, pool.minutes[chosen], split, gaps)
     stamps = np.datetime_as_string(starts, unit="m").tolist()
-    ids = [pool.sessions[int(i)].id for i in chosen]
+    ids = pool.ids[chosen].tolist()
     sessions: list[dict[str, Any]] = [
         {"id": sid, "start": stamp} for sid, stamp in zip(ids[:split], stamps, strict=False)
     ]
@@ -184,6 +188,20 @@ def _times(
         end = last + np.timedelta64(int(step[split:].sum() + gaps[-1]), "m")
         question = max(question, end.astype(dt.datetime))
     return np.concatenate([before, after]), question
+
+
+DAY_ANSWERS = ("elapsed",)
+"""Transforms whose answer counts from the day the question is asked."""
+
+
+def _counts_from_asking(record: Record) -> bool:
+    """Whether the answer depends on the question's day (it must not move to another)."""
+    prov = record.qa.provenance
+    if prov is None:
+        return False
+    parts = prov.params.get("parts") if prov.transform == "hybrid" else None
+    transforms = [p.get("transform") for p in parts] if isinstance(parts, list) else []
+    return any(t in DAY_ANSWERS for t in (prov.transform, *transforms))
 
 
 def _stable(

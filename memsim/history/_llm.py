@@ -60,8 +60,8 @@ class AssistantWriter:
         requests: list[ChatRequest] = []
         for s, session in enumerate(record.sessions):
             for k, turn in enumerate(session.turns):
-                if turn.speaker != ASSISTANT:
-                    continue
+                if turn.speaker != ASSISTANT or turn.facts:
+                    continue  # a turn stating a fact (an assistant_said reply) stays
                 user = session.turns[k - 1].text if k else ""
                 content = f"<user>{user}</user>\n<message>{turn.text}</message>"
                 asks.append((s, k, turn))

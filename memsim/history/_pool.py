@@ -98,7 +98,7 @@ def session_json(session: Session, tokens: int, source: str | None) -> dict[str,
                 "text": turn.text,
                 "offset": int((dt.datetime.fromisoformat(turn.time) - start).total_seconds() // 60),
                 "place": turn.place,
-                "purpose": "filler" if turn.speaker == USER and facts else turn.purpose,
+                "purpose": "filler" if facts else turn.purpose,
                 "facts": facts,
             }
         )
@@ -114,6 +114,7 @@ class FillerPool:
         self.weights = np.array([s.weight for s in sessions], dtype=np.float64)
         self.session_tokens = np.array([s.tokens for s in sessions], dtype=np.int64)
         self.minutes = np.array([s.minutes for s in sessions], dtype=np.int64)
+        self.ids = np.array([s.id for s in sessions], dtype=object)
         self.by_digest = {s.digest: i for i, s in enumerate(sessions)}
         self._with_key: dict[tuple[str, str], NDArray[np.bool_]] = {}
         for i, session in enumerate(sessions):

@@ -16,7 +16,11 @@ Guarantees:
   increase and session starts strictly increase);
 - assistant turns and task lines come from the locale's ``conversation`` data, whose
   lines state no value of any fact (checked by :func:`assistant_problems`);
-- the question's evidence ids are renumbered with the turns.
+- the question's evidence ids are renumbered with the turns;
+- a question whose evidence the assistant said (provenance ``said_by: assistant``, the
+  ``assistant_said`` kind) has its one evidence user turn replaced by the user's
+  request (no value, no fact) and the assistant's reply one minute later, which states
+  the fact and becomes the evidence turn: the only assistant turn that states a value.
 """
 
 from __future__ import annotations
@@ -67,19 +71,40 @@ def into_sessions(record: Record, loc: LocaleData, rng: np.random.Generator, pre
             size = int(rng.integers(low, high + 1))
         chunks[-1].append(turn)
     chunks = _with_facts(chunks)
+    lookup = _lookup(record)
     renumber: dict[int, int] = {}
     sessions: list[Session] = []
     for k, chunk in enumerate(chunks):
-        made = _session(chunk, conv, rng)
+        made = _session(chunk, conv, rng, lookup)
         turns: list[Turn] = []
         for turn in made[1]:
             new_id = sum(len(s.turns) for s in sessions) + len(turns)
-            if turn.speaker == USER and turn.id >= 0:
+            if turn.id >= 0:
                 renumber[turn.id] = new_id
             turns.append(replace(turn, id=new_id))
         sessions.append(Session(f"{prefix}s{k}", turns[0].time, tuple(turns), made[0]))
     qa = replace(record.qa, evidence=tuple(renumber[e] for e in record.qa.evidence))
     return replace(record, sessions=tuple(sessions), qa=qa)
+
+
+def _lookup(record: Record) -> dict[int, str]:
+    """{user turn id: the user's request} of the turns a question whose evidence the
+    assistant said has looked up (its evidence and look-alike facts); {} for any other."""
+    prov = record.qa.provenance
+    if prov is None or prov.params.get("said_by") != ASSISTANT:
+        return {}
+    requests: dict[str, str] = dict(prov.params["requests"])
+    out = {
+        t.id: requests[t.facts[0]]
+        for t in record.turns
+        if len(t.facts) == 1 and t.facts[0] in requests
+    }
+    if not set(record.qa.evidence) <= set(out):
+        raise ValueError(
+            f"question {record.tid}: evidence said by the assistant needs one user turn "
+            f"stating {list(prov.fact_ids)} alone"
+        )
+    return out
 
 
 def _with_facts(chunks: list[list[Turn]]) -> list[list[Turn]]:
@@ -102,9 +127,13 @@ def _with_facts(chunks: list[list[Turn]]) -> list[list[Turn]]:
 
 
 def _session(
-    chunk: list[Turn], conv: Conversation, rng: np.random.Generator
+    chunk: list[Turn],
+    conv: Conversation,
+    rng: np.random.Generator,
+    lookup: dict[int, str],
 ) -> tuple[str, list[Turn]]:
-    """(topic, turns); turns of the trajectory keep their ids, new ones get -1."""
+    """(topic, turns); turns of the trajectory keep their ids, new ones get -1 (the
+    assistant's reply to a lookup takes the id of the user turn it replaces)."""
 
     def pick(lines: list[str]) -> str:
         return lines[int(rng.integers(len(lines)))]
@@ -122,6 +151,11 @@ def _session(
         out.append(said(USER, pick(task.opener), first - _MIN * 2, place, "chit_chat"))
         out.append(said(ASSISTANT, pick(task.help), first - _MIN, place, ""))
     for i, turn in enumerate(chunk):
+        if turn.id in lookup:
+            found = pick(conv.found).format(sentence=turn.text)
+            out.append(replace(turn, id=-1, text=lookup[turn.id], purpose="chit_chat", facts=()))
+            out.append(replace(turn, speaker=ASSISTANT, text=found, time=_at(turn, _MIN)))
+            continue
         out.append(turn)
         if not turn.facts:
             reply = pick(conv.replies)
@@ -137,6 +171,10 @@ def _session(
 
 
 _MIN = dt.timedelta(minutes=1)
+
+
+def _at(turn: Turn, later: dt.timedelta) -> str:
+    return (_when(turn) + later).isoformat(timespec="minutes")
 
 
 def _when(turn: Turn) -> dt.datetime:

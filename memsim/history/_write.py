@@ -13,6 +13,7 @@ every history draws from its own stream ``(14, 2, tid)``).
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -26,7 +27,8 @@ import orjson
 from memsim._io import MANIFEST, atomic_output_dir, dumps
 from memsim.dataset._generate import GenerateOptions, generate_records, manifest_for, plan
 from memsim.dataset._write import DATASET_KIND
-from memsim.history._assemble import STORE_FILE, assemble, depth_bucket
+from memsim.formats._store import STORE_FILE
+from memsim.history._assemble import assemble, depth_bucket
 from memsim.history._llm import AssistantLLM, AssistantWriter, open_writer
 from memsim.history._pool import FillerPool, stream
 from memsim.history._sessions import conversation_of, into_sessions
@@ -34,6 +36,11 @@ from memsim.profile import check_profiles, load_profile
 from memsim.qa import QAContext, make_context
 from memsim.records import Record, record_to_json
 from memsim.schema import Schema
+
+HISTORY_PRESETS = {"longmemeval_s": 115_000, "longmemeval_m": 1_500_000}
+"""Budgets close to LongMemEval's S and M histories (about 115k and 1.5M tokens per
+question); our sessions are shorter than its (tens of tokens, not thousands), so a
+history holds many more of them."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,7 @@ def write_history_dataset(
     count = token_count()
     stats = _Stats()
     with ExitStack() as stack:
+        stack.callback(gc.unfreeze)  # _write freezes the pool's metadata; thaw on any exit
         writer = None
         if history.assistant is not None:
             writer = open_writer(history.assistant, ctx.loc)
@@ -124,7 +132,10 @@ def _write(
         with open(stage / STORE_FILE, "wb") as store:
             pool = FillerPool.build(ctx, options, history.tokens, count, store, rewrite)
         pooled = time.perf_counter()
-        assembling = 0.0
+        # the pool's metadata lives to the end: out of the collector's sight, so that the
+        # many small objects each history makes do not have it scanned again and again
+        gc.freeze()
+        assembling, assembling_cpu = 0.0, 0.0
         records: Iterable[Record] = generate_records(
             schema, profiles, options, workers, ctx if workers <= 1 else None
         )
@@ -138,10 +149,11 @@ def _write(
                 profile = load_profile(profiles, record.tid)
                 if rewrite is not None:
                     record = rewrite(record, profile)
-                clock = time.perf_counter()
+                clock, cpu = time.perf_counter(), time.process_time()
                 record = assemble(record, profile, pool, history.tokens, depth, rng, count)
                 native.write(orjson.dumps(record_to_json(record)) + b"\n")
                 assembling += time.perf_counter() - clock
+                assembling_cpu += time.process_time() - cpu
                 stats.add(record)
         assembled = time.perf_counter()
         counts = stats.counts(pool)
@@ -158,6 +170,7 @@ def _write(
         "pool": pooled - began,
         "histories": assembled - pooled,
         "assembly": assembling,
+        "assembly_cpu": assembling_cpu,
     }
     return counts
 
@@ -166,7 +179,7 @@ class _Stats:
     """What the card and the counts say, accumulated one record at a time."""
 
     def __init__(self) -> None:
-        self.by_type: Counter[str] = Counter()
+        self.by_type: Counter[tuple[str, str]] = Counter()
         self.tokens: list[int] = []
         self.sessions: list[int] = []
         self.messages = 0
@@ -175,17 +188,24 @@ class _Stats:
 
     def add(self, record: Record) -> None:
         history = record.extra["history"]
-        self.by_type[record.type] += 1
+        self.by_type[record.type, record.scenario] += 1
         self.tokens.append(history["tokens"])
         self.sessions.append(len(history["sessions"]))
         self.messages += len(record.turns)
         self.depths[depth_bucket(history["evidence_depth"])] += 1
 
+    def _by_type(self) -> dict[str, dict[str, int]]:
+        """{kind: {scenario: questions}}, as a classic dataset's manifest counts them."""
+        out: dict[str, dict[str, int]] = {}
+        for (kind, scenario), n in sorted(self.by_type.items()):
+            out.setdefault(kind, {})[scenario] = n
+        return out
+
     def counts(self, pool: FillerPool) -> dict[str, Any]:
         return {
             "trajectories": len(self.tokens),
             "messages": self.messages,
-            "by_type": dict(self.by_type),
+            "by_type": self._by_type(),
             "histories": {
                 "tokens_min": min(self.tokens, default=0),
                 "tokens_max": max(self.tokens, default=0),
@@ -215,7 +235,7 @@ class _Stats:
             "",
             "| type | questions |",
             "|---|---|",
-            *(f"| {t} | {c} |" for t, c in sorted(self.by_type.items())),
+            *(f"| {t} | {sum(c.values())} |" for t, c in self._by_type().items()),
             "",
             "| evidence depth (reached) | questions |",
             "|---|---|",

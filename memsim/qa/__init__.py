@@ -3,6 +3,7 @@
 from memsim.qa import (
     abstention,
     aggregative,
+    assistant_said,
     comparative,
     conditional,
     knowledge_update,
@@ -31,6 +32,9 @@ KIND_ORDER = (
     "abstention",
 )
 HISTORY_KINDS = ("knowledge_update", "temporal")
+ASSISTANT_KINDS = ("assistant_said",)
+"""Kinds whose evidence an assistant turn states: made only for multi-session histories
+(``memsim generate --history-tokens``), which add them to the default kinds."""
 """Kinds that ask about values changing over time: a schema with no ``changes:`` has none."""
 
 
@@ -42,6 +46,7 @@ def default_kinds(schema: Schema) -> tuple[str, ...]:
 
 
 __all__ = [
+    "ASSISTANT_KINDS",
     "HISTORY_KINDS",
     "KIND_ORDER",
     "LETTERS",
@@ -58,6 +63,7 @@ __all__ = [
     "abstention",
     "aggregative",
     "assign_letters",
+    "assistant_said",
     "comparative",
     "conditional",
     "default_kinds",

@@ -177,7 +177,8 @@ class Task(_Strict):
 
 class Conversation(_Strict):
     """Sessions with assistant turns (:mod:`memsim.history`). No line states a value
-    of any fact: the assistant only says what the user has said, or nothing at all."""
+    of any fact: the assistant only says what the user has said, or nothing at all;
+    ``found`` says the one value an ``assistant_said`` question's evidence holds."""
 
     tasks: list[Task] = Field(min_length=2)
     acknowledgements: list[str] = Field(min_length=2)
@@ -190,6 +191,15 @@ class Conversation(_Strict):
     """The user's closing line of a task session."""
     welcome: list[str] = Field(min_length=1)
     """The assistant's answer to ``thanks``."""
+    lookups: list[str] = Field(default_factory=list)
+    """The user asks the assistant to look something up: ``{label}`` of ``{who}`` (the
+    ``assistant_said`` kind; no value)."""
+    found: list[str] = Field(default_factory=list)
+    """The assistant's answer to a lookup: the only assistant lines that state a value,
+    ``{value}``, and only as the evidence of an ``assistant_said`` question."""
+    recalled: list[str] = Field(default_factory=list)
+    """The question of the ``assistant_said`` kind: what the assistant found earlier
+    (``{label}``, ``{who}``)."""
     llm_prompt: str | None = None
     """System prompt of an LLM that writes the assistant's turns: it gets the user's
     turn in ``<user>`` tags and the template reply in ``<message>`` tags."""

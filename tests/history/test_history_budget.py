@@ -99,13 +99,12 @@ def test_audit_is_clean_on_histories(
     report = _audit(pseudo_histories, pseudo_profiles, tmp_path / "audit")
     for check in ("history_structure", "history_session_classifier", "assistant_turns"):
         assert _errors(report, check) == [], check
+    # the history checks ran on the histories (not "no sessions.jsonl: nothing to check")
+    for check in ("history_structure", "history_session_classifier"):
+        assert not any("not a history dataset" in n for n in report["checks"][check]["notes"])
+    assert report["checks"]["history_session_classifier"]["scores"]
 
 
-@pytest.mark.xfail(
-    reason="open (issue 14): after the merge with typed records and the new kinds, the planted "
-    "repeat or wrong depth is not reported; passed on feat/sessions alone",
-    strict=False,
-)
 def test_audit_catches_a_repeat_and_a_wrong_depth(
     pseudo_histories: Path, pseudo_profiles: Path, tmp_path: Path
 ) -> None:
@@ -168,3 +167,20 @@ def test_bench_reports_by_depth_and_cuts_full_context(
     assert sum(v["n"] for v in oracle["by_depth"].values()) == 24
     cut = results["mechanisms"]["full_context"]["all"]["cut"]
     assert cut["items_cut"] == 24 and cut["tokens_cut_mean"] > 0
+
+
+def test_history_tokens_take_a_number_or_a_preset(pseudo_profiles: Path, tmp_path: Path) -> None:
+    from memsim.cli._main import _budget
+    from memsim.history import HISTORY_PRESETS
+
+    assert _budget("longmemeval_s") == HISTORY_PRESETS["longmemeval_s"] == 115_000
+    assert _budget("longmemeval_m") == 1_500_000
+    assert _budget("128,000") == _budget("128000") == 128_000
+    for bad in ("lots", "500"):
+        proc = memsim(
+            "generate", "--schema", str(PSEUDO), "--profiles", str(pseudo_profiles),
+            "--out", str(tmp_path / "d"), "--history-tokens", bad,
+        )  # fmt: skip
+        assert proc.returncode == 2
+        assert "--history-tokens" in proc.stderr and "longmemeval_s" in proc.stderr
+        assert not (tmp_path / "d").exists()
