@@ -14,8 +14,8 @@ from typing import Any
 import click
 
 from memsim import __version__
-from memsim._shard import SHARD_KEY, parse_shard
 from memsim._io import atomic_write_bytes, check_writable, dumps
+from memsim._shard import SHARD_KEY, parse_shard
 from memsim.cli._audit import audit_cmd
 from memsim.cli._bench import bench_cmd
 from memsim.cli._common import (
@@ -29,8 +29,8 @@ from memsim.cli._common import (
 from memsim.cli._common import load as _load
 from memsim.cli._common import progress_bar as _progress
 from memsim.cli._export import export_cmd
-from memsim.cli._merge import merge_cmd
 from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
+from memsim.cli._merge import merge_cmd
 from memsim.schema import SchemaError, load_schema
 
 schema_option = click.option(

@@ -7,6 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memsim._shard import SHARD_KEY, Shard
 from memsim.dataset._card import DataCard, data_card, write_data_card
 from memsim.dataset._generate import (
     GenerateOptions,
@@ -20,7 +21,6 @@ from memsim.dataset._generate import (
 )
 from memsim.dataset._sharded import card_notes, card_title, check_shard_profiles
 from memsim.dataset._write import DATASET_KIND, DEFAULT_FORMATS, finish_dataset, write_dataset
-from memsim._shard import SHARD_KEY, Shard
 from memsim.profile import check_profiles
 from memsim.qa import make_context
 from memsim.records import Record
@@ -110,9 +110,9 @@ __all__ = [
     "DataCard",
     "GenerateOptions",
     "GenerationError",
-    "check_request",
     "card_notes",
     "card_title",
+    "check_request",
     "check_shard_profiles",
     "data_card",
     "finish_dataset",

@@ -30,9 +30,11 @@ def merge_profiles(outputs: Sequence[ShardOutput], out: Path) -> dict[str, Any]:
             if not (shard.path / profile_file(k)).is_file():
                 raise ShardError(f"{shard.path}: {profile_file(k)} is missing")
     total = int(ordered[0].shard["total"])
-    manifest = {
-        k: v for k, v in ordered[0].manifest.items() if k != SHARD_KEY
-    } | {"start": 0, "n": total, "count": total}
+    manifest = {k: v for k, v in ordered[0].manifest.items() if k != SHARD_KEY} | {
+        "start": 0,
+        "n": total,
+        "count": total,
+    }
     with atomic_output_dir(out, PROFILES_KIND) as stage:
         for shard in ordered:
             for k in range(shard.start, shard.stop):
