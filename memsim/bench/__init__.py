@@ -6,7 +6,7 @@ MemDaily-format data, at each noise level, and writes results, a table, a plot a
 manifest. See the modules for what each part guarantees.
 """
 
-from memsim.bench import _bm25, _embedding, _llm_reader  # noqa: F401  (register plugins)
+from memsim.bench import _bm25, _embedding, _llm_reader, _static  # noqa: F401  (register plugins)
 from memsim.bench._api import (
     BENCH_KIND,
     DEFAULT_LEVELS,
@@ -25,6 +25,7 @@ from memsim.bench._metrics import bootstrap_ci, evidence_seen, ndcg_at_k, recall
 from memsim.bench._parse import parse_choice
 from memsim.bench._pool import NoisePool
 from memsim.bench._reader import BASELINE, READER, Reader, ReaderItem, render_memory
+from memsim.bench._static import static_available
 from memsim.bench._times import TimeFormat, detect_format
 from memsim.bench._tokenize import tokenize
 from memsim.bench._types import BenchItem, Labels, Message, Query
@@ -35,6 +36,7 @@ OFFLINE_MECHANISMS = (
     "recent_k",
     "bm25",
     "embedding",
+    "static_embedding",
     "oracle",
     "noise_only",
 )
@@ -42,7 +44,12 @@ OFFLINE_MECHANISMS = (
 
 def installed_mechanisms() -> tuple[str, ...]:
     """The offline mechanisms whose dependencies are installed here."""
-    return tuple(m for m in OFFLINE_MECHANISMS if m != "embedding" or embedding_available())
+    missing = set()
+    if not embedding_available():
+        missing.add("embedding")
+    if not static_available():
+        missing.add("static_embedding")
+    return tuple(m for m in OFFLINE_MECHANISMS if m not in missing)
 
 
 __all__ = [
@@ -83,5 +90,6 @@ __all__ = [
     "render_memory",
     "run_bench",
     "sample_composition",
+    "static_available",
     "tokenize",
 ]

@@ -50,6 +50,9 @@ class BenchOptions:
     timings: bool = True
     reader_args: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of the reader (the llm reader's backend, model, base_url...)."""
+    vector_cache: str | None = None
+    """A folder where embedding mechanisms keep vectors across runs (None: in memory
+    only). It changes no result, only how often a text is embedded."""
 
     def check(self) -> None:
         """Raise ValueError naming the bad option; nothing has been read yet."""
@@ -145,7 +148,15 @@ def run_bench(
         tokens,
         options.timings,
     )
-    run.run(with_progress(source.items(), len(source.selected), progress))
+    for memory in mechanisms:
+        if options.vector_cache is not None and hasattr(memory, "use_vector_cache"):
+            memory.use_vector_cache(options.vector_cache)
+    try:
+        run.run(with_progress(source.items(), len(source.selected), progress))
+    finally:  # vectors embedded so far serve the next run, even after an interruption
+        for memory in mechanisms:
+            if hasattr(memory, "flush"):
+                memory.flush()
     recs = records(run)
     notes = _notes(source, pool, tokens is not None, options)
     title = (
