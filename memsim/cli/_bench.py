@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for `memsim ls`)
-from memsim.cli._common import fail, format_names, user_errors
+from memsim._shard import parse_shard
+from memsim.cli._common import fail, format_names, shard_option, user_errors
 from memsim.cli._common import progress_bar as _progress
 
 
@@ -117,6 +118,7 @@ from memsim.cli._common import progress_bar as _progress
     "~/.cache/memsim/vectors]. Results are the same with it or without.",
 )
 @click.option("--no-vector-cache", is_flag=True, help="Keep vectors in memory for this run only.")
+@shard_option("the selected trajectories (results are those of the slice; they do not merge)")
 def bench_cmd(
     path: Path,
     fmt: str,
@@ -138,6 +140,7 @@ def bench_cmd(
     window: int,
     vector_cache: str | None,
     no_vector_cache: bool,
+    shard_spec: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
     from memsim._io import check_writable
@@ -170,6 +173,7 @@ def bench_cmd(
             timings=timings,
             reader_args=_reader_args(reader, backend, model, base_url, concurrency, cache_dir),
             vector_cache=_vector_cache(vector_cache, no_vector_cache),
+            shard=parse_shard(shard_spec),
         )
         try:
             made = make_reader(options)  # LLM configuration errors are ValueErrors: exit 2

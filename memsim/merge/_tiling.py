@@ -18,6 +18,17 @@ import orjson
 from memsim._io import MANIFEST
 from memsim._shard import SHARD_KEY, Shard, ShardError
 
+NOT_MERGED = {
+    "audit_report": "audit reports do not merge: the shortcut baselines and other "
+    "whole-dataset statistics of a slice do not add up to the whole's. Audit each "
+    "shard (its exit status says whether its items are clean), or audit the merged "
+    "dataset on one machine",
+    "bench": "bench results do not merge: accuracy, its bootstrap intervals and the "
+    "latency percentiles are statistics of all items. Bench the merged dataset, or "
+    "read each shard's results as those of its slice",
+}
+"""Outputs that --shard makes but merge refuses, and why."""
+
 
 @dataclass(frozen=True)
 class ShardOutput:
@@ -46,6 +57,9 @@ def read_output(path: Path, manifest_name: str = MANIFEST) -> ShardOutput:
         raise ShardError(f"{path}: no {manifest_name}; is this a memsim shard output?") from None
     except (OSError, orjson.JSONDecodeError) as exc:
         raise ShardError(f"{file}: cannot read: {exc}") from None
+    reason = NOT_MERGED.get(str(data.get("kind"))) if isinstance(data, dict) else None
+    if reason is not None:
+        raise ShardError(f"{path}: {reason}")
     if not isinstance(data, dict) or not isinstance(data.get(SHARD_KEY), dict):
         raise ShardError(
             f"{path}: not a shard (its {manifest_name} has no '{SHARD_KEY}' entry): merge "
