@@ -143,3 +143,33 @@ def test_a_failed_merge_leaves_an_earlier_output_alone(runs: Path, tmp_path: Pat
     result = memsim("merge", runs / "profiles_0", "--out", out)
     assert result.returncode == 2 and "missing shard(s)" in result.stderr
     assert files_of(out) == before
+
+
+def test_audit_of_a_shard_is_the_audit_of_its_slice(runs: Path, tmp_path: Path) -> None:
+    import json
+
+    args = ("--schema", SCHEMA, "--no-progress")
+    whole = memsim("audit", runs / "whole_dataset", "--profiles", runs / "whole_profiles",
+                   *args, "--shard", "1/3", "--report", tmp_path / "sliced")  # fmt: skip
+    assert whole.returncode == 0, whole.stderr
+    assert "shard 1/3: items 10..19" in whole.stdout
+    alone = memsim("audit", runs / "dataset_1", "--profiles", runs / "profiles_1", *args,
+                   "--report", tmp_path / "alone")  # fmt: skip
+    assert alone.returncode == 0, alone.stderr
+    sliced = json.loads((tmp_path / "sliced" / "report.json").read_text())
+    own = json.loads((tmp_path / "alone" / "report.json").read_text())
+    assert sliced["input"]["items"] == own["input"]["items"] == 10
+    assert sliced["findings"] == own["findings"]
+    for name, result in own["checks"].items():
+        if name != "manifest_matches":  # a slice's manifest counts are not compared
+            assert sliced["checks"][name] == result, name
+    refused(tmp_path / "sliced", says="audit reports do not merge", out=tmp_path / "m")
+
+
+def test_bench_of_a_shard_is_the_bench_of_its_slice(runs: Path, tmp_path: Path) -> None:
+    args = ("--mechanisms", "bm25,recent_k", "--noise", "1", "--no-timings", "--no-vector-cache")
+    ok("bench", runs / "whole_dataset", *args, "--shard", "1/3", "--out", tmp_path / "sliced")
+    ok("bench", runs / "dataset_1", *args, "--out", tmp_path / "alone")
+    results = [(tmp_path / d / "results.json").read_bytes() for d in ("sliced", "alone")]
+    assert results[0] == results[1]
+    refused(tmp_path / "sliced", says="bench results do not merge", out=tmp_path / "m")
