@@ -36,20 +36,17 @@ OFFLINE_MECHANISMS = (
     "recent_k",
     "bm25",
     "embedding",
-    "static_embedding",
     "oracle",
     "noise_only",
 )
+"""The default mechanisms (those installed). ``static_embedding`` is not among them: its
+recall@5 is far more than 0.02 below e5's under noise (benchmarks/bench.py), so it runs
+only when named (``--mechanisms static_embedding``)."""
 
 
 def installed_mechanisms() -> tuple[str, ...]:
     """The offline mechanisms whose dependencies are installed here."""
-    missing = set()
-    if not embedding_available():
-        missing.add("embedding")
-    if not static_available():
-        missing.add("static_embedding")
-    return tuple(m for m in OFFLINE_MECHANISMS if m not in missing)
+    return tuple(m for m in OFFLINE_MECHANISMS if m != "embedding" or embedding_available())
 
 
 __all__ = [
