@@ -16,6 +16,7 @@ from typing import Any
 
 from memsim import __version__
 from memsim._io import MANIFEST, atomic_output_dir, dumps
+from memsim._shard import Shard
 from memsim._tokens import TOKENIZER, token_counter
 from memsim.bench._data import (
     Format,
@@ -50,6 +51,11 @@ class BenchOptions:
     timings: bool = True
     reader_args: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of the reader (the llm reader's backend, model, base_url...)."""
+    shard: Shard | None = None
+    """Run only this slice of the selected trajectories (``--shard I/N``)."""
+    vector_cache: str | None = None
+    """A folder where embedding mechanisms keep vectors across runs (None: in memory
+    only). It changes no result, only how often a text is embedded."""
 
     def check(self) -> None:
         """Raise ValueError naming the bad option; nothing has been read yet."""
@@ -86,6 +92,7 @@ class BenchOptions:
             "format": self.format,
             "noise_schema": self.noise_schema,
             "timings": self.timings,
+            **({} if self.shard is None else {"shard": [self.shard.index, self.shard.count]}),
         }
 
 
@@ -126,6 +133,10 @@ def run_bench(
     source = open_source(path, options.format, options.limit, options.seed)
     if not source.selected:
         raise ValueError(f"{path}: holds no trajectory")
+    if options.shard is not None:  # a slice of the same selection: same noise per item
+        options.shard.check_size(len(source.selected), "trajectories")
+        start, stop = options.shard.bounds(len(source.selected))
+        source.selected = source.selected[start:stop]
     fmt = detect_format(source.sample_times())
     pool, schema_path = None, None
     if max(options.levels) > 1:
@@ -145,7 +156,15 @@ def run_bench(
         tokens,
         options.timings,
     )
-    run.run(with_progress(source.items(), len(source.selected), progress))
+    for memory in mechanisms:
+        if options.vector_cache is not None and hasattr(memory, "use_vector_cache"):
+            memory.use_vector_cache(options.vector_cache)
+    try:
+        run.run(with_progress(source.items(), len(source.selected), progress))
+    finally:  # vectors embedded so far serve the next run, even after an interruption
+        for memory in mechanisms:
+            if hasattr(memory, "flush"):
+                memory.flush()
     recs = records(run)
     notes = _notes(source, pool, tokens is not None, options)
     title = (

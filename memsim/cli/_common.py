@@ -8,15 +8,16 @@ imports ``_main``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from memsim._io import OutputExistsError, OutputWriteError
 from memsim.schema import Schema, SchemaError, load_schema
 
+F = TypeVar("F", bound=Callable[..., Any])
 BAD_INPUT = 2
 MAX_WORKERS = 256
 """Worker processes a run may ask for (each holds the schema, the pool and a QA context)."""
@@ -68,6 +69,19 @@ def progress_bar(items: Any, total: int, unit: str, enabled: bool | None) -> Any
     return tqdm(items, total=total, unit=f" {unit}", disable=disable, file=sys.stderr)
 
 
+def shard_option(units: str) -> Callable[[F], F]:
+    """``--shard I/N``: make only slice I of N of the run's ``units`` (numbered from 0);
+    ``memsim merge`` joins the N outputs into what one machine makes."""
+    return click.option(
+        "--shard",
+        "shard_spec",
+        default=None,
+        metavar="I/N",
+        help=f"Make only shard I of N (0-based) of {units}, by index range; join the N "
+        "outputs with `memsim merge` (byte-identical to one machine's).",
+    )
+
+
 def format_names() -> list[str]:
     """Every registered format (``memsim ls formats``): the choices of ``--format``."""
     from memsim.formats import FORMATS
@@ -82,5 +96,6 @@ __all__ = [
     "format_names",
     "load",
     "progress_bar",
+    "shard_option",
     "user_errors",
 ]

@@ -15,13 +15,22 @@ import click
 
 from memsim import __version__
 from memsim._io import atomic_write_bytes, check_writable, dumps
+from memsim._shard import SHARD_KEY, parse_shard
 from memsim.cli._audit import audit_cmd
 from memsim.cli._bench import bench_cmd
-from memsim.cli._common import BAD_INPUT, MAX_WORKERS, fail, format_names, user_errors
+from memsim.cli._common import (
+    BAD_INPUT,
+    MAX_WORKERS,
+    fail,
+    format_names,
+    shard_option,
+    user_errors,
+)
 from memsim.cli._common import load as _load
 from memsim.cli._common import progress_bar as _progress
 from memsim.cli._export import export_cmd
 from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
+from memsim.cli._merge import merge_cmd
 from memsim.schema import SchemaError, load_schema
 
 schema_option = click.option(
@@ -168,11 +177,18 @@ def graph_render(schema_path: str, out: str, slots: bool) -> None:
     help="Index of the first profile (shards: --start i*n).",
 )
 @click.option("--out", required=True, type=click.Path(file_okay=False))
+@shard_option("profiles 0..N-1")
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal)."
 )
 def profiles_cmd(
-    schema_path: str, n: int, seed: int, start: int, out: str, progress: bool | None
+    schema_path: str,
+    n: int,
+    seed: int,
+    start: int,
+    out: str,
+    shard_spec: str | None,
+    progress: bool | None,
 ) -> None:
     """Sample N profiles and write one JSON file each, plus a manifest, atomically."""
     from memsim.graph import BRNet
@@ -183,6 +199,15 @@ def profiles_cmd(
     schema_obj = _load(schema_path)
     with user_errors():
         check_writable(out, PROFILES_KIND)
+        shard = parse_shard(shard_spec)
+        if shard is not None:
+            if start:
+                fail("--shard takes its own range of profiles 0..N-1: leave out --start")
+            shard.check_size(n, "profiles")
+    total = n
+    if shard is not None:  # this machine's slice; the manifest says of what
+        start, stop = shard.bounds(total)
+        n = stop - start
     net = BRNet(schema_obj)
     _check_disk(ProfileSampler(net), seed, start, n, Path(out))
     manifest = {
@@ -196,6 +221,8 @@ def profiles_cmd(
         "n": n,
         "memsim_version": __version__,
     }
+    if shard is not None:
+        manifest[SHARD_KEY] = shard.to_json(total)
     with user_errors():
         profiles = ProfileSampler(net).profiles(seed, start, start + n)
         count = write_profiles(_progress(profiles, n, "profiles", progress), out, manifest)
@@ -285,6 +312,7 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
 )
 @click.option("--assistant-model", help="Chat model for --assistant openai / zhipuai.")
 @click.option("--assistant-base-url", help="Server for --assistant (default: the service's).")
+@shard_option("the question plan (trajectories 0..per_type x kinds - 1)")
 @llm_options
 def generate_cmd(
     schema_path: str,
@@ -301,6 +329,7 @@ def generate_cmd(
     assistant: str,
     assistant_model: str | None,
     assistant_base_url: str | None,
+    shard_spec: str | None,
     **llm: Any,
 ) -> None:
     """Generate a QA dataset: dataset.jsonl, the --formats (memdaily.json), data card and
@@ -351,6 +380,12 @@ def generate_cmd(
         history = replace(history, assistant=config)
     bar = lambda it, total: _progress(it, total, "trajectories", progress)  # noqa: E731
     with user_errors():
+        shard = parse_shard(shard_spec)
+        if shard is not None and history is not None:
+            fail(
+                "--shard does not combine with --history-tokens yet (the filler pool is "
+                "shared by every question); generate histories on one machine"
+            )
         if history is None:
             counts = generate_dataset(
                 schema_obj,
@@ -362,6 +397,7 @@ def generate_cmd(
                 workers=workers,
                 rewrite=rewrite,
                 formats=tuple(dict.fromkeys(wanted)),
+                shard=shard,
             )
         else:  # histories to a token budget have their own streaming writer
             from memsim.dataset import check_request
@@ -462,3 +498,4 @@ def ls_cmd(family: str | None) -> None:
 main.add_command(audit_cmd)
 main.add_command(bench_cmd)
 main.add_command(export_cmd)
+main.add_command(merge_cmd)

@@ -185,13 +185,17 @@ def generate_records(
     options: GenerateOptions,
     workers: int = 1,
     ctx: QAContext | None = None,
+    tids: range | None = None,
 ) -> Iterator[Record]:
-    """Every trajectory record, in plan order (streamed, nothing is held).
+    """Every trajectory record, in plan order (streamed, nothing is held); with
+    ``tids``, only those trajectories of the plan (a shard).
 
     With ``workers`` > 1, trajectories are made in worker processes and collected in
     order; each depends only on its own seed stream and profile, so the records are
     identical to a single-process run."""
     steps = list(enumerate(plan(options, schema)))
+    if tids is not None:
+        steps = steps[tids.start : tids.stop]
     if workers <= 1:
         ctx = ctx or make_context(schema, options.seed)
         for tid, (kind, scenario) in steps:

@@ -68,7 +68,6 @@ def write_dataset(
     from the counts and the other formats' files; those files and the data card are
     made by reading the written lines back."""
     counts: dict[str, Any] = {"trajectories": 0, "messages": 0, "by_type": {}}
-    writers = [(name, FORMATS.get(name)) for name in formats if name != "native"]
     with atomic_output_dir(out, DATASET_KIND) as stage:
         with open(stage / DATASET_FILE, "wb") as native:
             for record in records:
@@ -77,13 +76,30 @@ def write_dataset(
                 counts["messages"] += len(record.turns)
                 by_type = counts["by_type"].setdefault(record.type, {})
                 by_type[record.scenario] = by_type.get(record.scenario, 0) + 1
-        files: list[str] = []
-        info = ExportInfo(locale=loc.code)
-        for _, writer in writers:
-            again = (x.record for x in read_located(stage / DATASET_FILE))
-            files += writer.write(again, stage, info)
-        written = write_card(stage, card_title, card_notes) if card_title else []
-        made = {**manifest(counts, files), "card_files": written}
-        made["sha256"] = digests(stage, [DATASET_FILE, *files])
-        (stage / MANIFEST).write_bytes(dumps(made))
+        finish_dataset(stage, counts, loc.code, manifest, card_title, card_notes, formats)
     return counts
+
+
+def finish_dataset(
+    stage: Path,
+    counts: dict[str, Any],
+    locale: str,
+    manifest: Callable[[dict[str, Any], list[str]], dict[str, Any]],
+    card_title: str | None = "Data card",
+    card_notes: Iterable[str] = (),
+    formats: Sequence[str] = DEFAULT_FORMATS,
+) -> None:
+    """Write everything a dataset folder holds beside ``dataset.jsonl`` (already in
+    ``stage``): the other formats and the data card, both read back from it, and the
+    manifest. ``memsim merge`` calls it on the joined lines of the shards, so a merged
+    folder is made by the very code that makes a whole one."""
+    writers = [(name, FORMATS.get(name)) for name in formats if name != "native"]
+    files: list[str] = []
+    info = ExportInfo(locale=locale)
+    for _, writer in writers:
+        again = (x.record for x in read_located(stage / DATASET_FILE))
+        files += writer.write(again, stage, info)
+    written = write_card(stage, card_title, card_notes) if card_title else []
+    made = {**manifest(counts, files), "card_files": written}
+    made["sha256"] = digests(stage, [DATASET_FILE, *files])
+    (stage / MANIFEST).write_bytes(dumps(made))
