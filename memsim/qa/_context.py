@@ -198,7 +198,7 @@ class QAContext:
         return out
 
     def who(self, entity: Entity) -> str:
-        return self._remember("who", entity, None, lambda: self.verbalizer.who(entity))
+        return str(self._remember("who", entity, None, lambda: self.verbalizer.who(entity)))
 
     def _remember(self, what: str, entity: Entity, extra: object, compute: Any) -> Any:
         """``compute()``, remembered per entity (by identity: entities are frozen, and
