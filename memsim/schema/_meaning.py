@@ -42,7 +42,12 @@ _V1_DIFFERENCE = "age"
 
 def user_kind(schema: Schema) -> str | None:
     """The kind whose entity is the user ("I"): the one of scenario ``user``."""
-    return next((k for k, e in schema.entities.items() if e.scenario == "user"), None)
+    key = ("user_kind",)
+    if key not in schema.memo:
+        schema.memo[key] = next(
+            (k for k, e in schema.entities.items() if e.scenario == "user"), None
+        )
+    return schema.memo[key]  # type: ignore[return-value]
 
 
 def is_user(schema: Schema, kind: str) -> bool:
