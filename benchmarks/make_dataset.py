@@ -57,12 +57,17 @@ def timed(cmd: list[str]) -> tuple[float, float, int]:
 def same_report(a: Path, b: Path) -> bool:
     """The two audit reports are identical but for their wall-clock seconds."""
 
-    def load(p: Path) -> object:
-        data = json.loads((p / "report.json").read_text())
-        data.pop("seconds", None)
+    def timeless(data: object) -> object:
+        if isinstance(data, dict):
+            return {k: timeless(v) for k, v in data.items() if k != "seconds"}
+        if isinstance(data, list):
+            return [timeless(x) for x in data]
         return data
 
-    return load(a) == load(b)
+    return bool(
+        timeless(json.loads((a / "report.json").read_text()))
+        == timeless(json.loads((b / "report.json").read_text()))
+    )
 
 
 def main() -> None:
