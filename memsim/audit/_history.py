@@ -17,6 +17,7 @@ are what the record says; the evidence depth is what the record says.
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -65,12 +66,18 @@ class HistoryStructure:
         self.ctx, self.stats = ctx, stats
         self.folder = history_folder(ctx)
         self.count: Callable[[str], int] | None = None
-        try:
-            from memsim._tokens import TokenCounter
+        if self.folder is None:
+            # nothing to count: only say whether counting would be possible (loading
+            # the tokenizer's vocabularies costs half a second of every audit)
+            if importlib.util.find_spec("bpe_openai") is None:
+                stats.notes.append("token budgets not recounted: install memsim[tokens]")
+        else:
+            try:
+                from memsim._tokens import TokenCounter
 
-            self.count = TokenCounter().count
-        except ImportError:
-            stats.notes.append("token budgets not recounted: install memsim[tokens]")
+                self.count = TokenCounter().count
+            except ImportError:
+                stats.notes.append("token budgets not recounted: install memsim[tokens]")
         self.session_tokens: dict[str, int] = {}
 
     def visit(self, item: AuditItem) -> None:

@@ -28,23 +28,30 @@ if TYPE_CHECKING:
     from memsim.audit._framework import Check
 
 COST: dict[str, float] = {
-    "shortcut_prior": 4.5,
-    "messages_state_facts": 3.3,
-    "answer_rederived": 2.3,
-    "shortcut_format_classifier": 1.6,
-    "message_garbage": 0.5,
-    "options_correct": 0.45,
-    "shortcut_centroid": 0.45,
-    "noise_facts": 0.4,
-    "answer_dates_resolved": 0.4,
-    "relative_times": 0.2,
-    "option_dates_valid": 0.2,
-    "withheld_unstated": 0.15,
-    "timestamps_increasing": 0.15,
-    "question_after_messages": 0.15,
+    "shortcut_prior": 9.6,
+    "messages_state_facts": 4.6,
+    "answer_rederived": 3.1,
+    "messages_faithful": 2.3,
+    "shortcut_format_classifier": 2.1,
+    "shortcut_blind_classifier": 1.55,
+    "shortcut_evidence_text": 1.45,
+    "message_garbage": 0.85,
+    "answer_dates_resolved": 0.7,
+    "shortcut_centroid": 0.55,
+    "noise_facts": 0.45,
+    "shortcut_mentioned_option": 0.3,
+    "temporal_from_text": 0.3,
+    "options_correct": 0.25,
+    "option_dates_valid": 0.25,
+    "relative_times": 0.25,
+    "timestamps_increasing": 0.2,
+    "question_after_messages": 0.2,
+    "shortcut_format_cue": 0.2,
+    "values_in_force": 0.2,
 }
-"""CPU seconds of the costly checks on a generated dataset of 3,000 questions (measured
-for issue 17 with per-check timers); a check not listed counts 0.1."""
+"""CPU seconds of the costly checks on `make dataset`'s 4,500 questions (measured for
+issue 17 with per-check timers, 2026-11-25; reading the profiles, about 3 s, is left
+out: every worker pays it once); a check not listed counts 0.1."""
 
 DEFAULT_COST = 0.1
 Progress = Callable[[Iterator[AuditItem]], Iterable[AuditItem]]

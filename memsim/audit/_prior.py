@@ -172,14 +172,18 @@ class OptionPrior:
         if counts is None:
             counts = Counter()
             fast = FAST.get(transform)
+            # most sample profiles map the entities alike: remap once per distinct mapping
+            # (neither the shortcuts nor the transforms change their params)
+            remapped: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
             for other, mapping in sample.mappings(named):
+                these = remapped.get(tuple(mapping.items()))
+                if these is None:
+                    these = remapped[tuple(mapping.items())] = remap(params, mapping)
                 try:
                     if fast is not None:
-                        value = fast(self.d, other, remap(params, mapping))
+                        value = fast(self.d, other, these)
                     else:
-                        found = derive(
-                            self.d, other, transform, remap(params, mapping), frozenset(), when
-                        )
+                        found = derive(self.d, other, transform, these, frozenset(), when)
                         value = _hashable(found.value)
                 except (DerivationError, KeyError):
                     continue

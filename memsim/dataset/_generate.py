@@ -35,6 +35,7 @@ from memsim.qa import (
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
+from memsim.trajectory._build import evidence_rates
 
 MAX_ATTEMPTS = 400
 """Draws of a question from one profile before giving up (kinds reject draws that
@@ -202,10 +203,19 @@ def generate_records(
             profile = load_profile(profiles, tid, schema)
             yield make_record(ctx, profile, kind, scenario, tid, options.seed)
         return
-    mp = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    with mp.Pool(
+    if "fork" in multiprocessing.get_all_start_methods():
+        # the context (value pools, noise profiles, evidence rates) is built once, here,
+        # and the forked workers inherit it instead of each building its own
+        ctx = ctx or make_context(schema, options.seed)
+        evidence_rates(ctx)
+        _WORKER.update(ctx=ctx, profiles=profiles, seed=options.seed)
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                yield from pool.imap(_make_in_worker, steps, chunksize=32)
+        finally:
+            _WORKER.clear()
+        return
+    with multiprocessing.get_context("spawn").Pool(
         workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)
     ) as pool:
         yield from pool.imap(_make_in_worker, steps, chunksize=32)

@@ -98,18 +98,43 @@ def _fact_problems(
     return out
 
 
+def _value_ok(value: Any, attr: Attribute, domain: frozenset[str]) -> bool:
+    """A quick yes for the common cases (an integer in range, a categorical value of
+    its domain); anything else is answered by :func:`value_problem`."""
+    if attr.type == "integer" and type(value) is int:
+        return (attr.min is None or value >= attr.min) and (attr.max is None or value <= attr.max)
+    if attr.type == "categorical" and domain and type(value) is str and value in domain:
+        return bool(value.strip()) and "{" not in value and "}" not in value
+    return value_problem(value, attr, domain) is None
+
+
+def _fact_ok(kind: str, entity_id: str, fact: Fact, schema: Schema, domains: Domains) -> bool:
+    """Whether :func:`_fact_problems` would find nothing (without building its messages)."""
+    attr = schema.attributes_of(kind).get(fact.attribute)
+    if attr is None or fact.type != attr.type or fact.id != f"{entity_id}.{fact.attribute}":
+        return False
+    domain = domains.get((kind, fact.attribute))
+    if domain is None:
+        domain = domains[kind, fact.attribute] = frozenset(schema.values_of(attr))
+    return _value_ok(fact.value, attr, domain) and all(
+        _value_ok(s.value, attr, domain) for s in fact.history
+    )
+
+
 def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     """Every way ``profile`` does not match ``schema``, each naming the field."""
     if profile.schema_name != schema.name:
         return [f"schema: sampled from '{profile.schema_name}', not '{schema.name}'"]
     out: list[str] = []
-    domains: Domains = {}
+    # the domains as sets, once per schema (every profile read checks against them)
+    domains: Domains = schema.memo.setdefault(("profile_domains",), {})  # type: ignore[assignment]
     for entity in profile.entities:
         if entity.kind not in schema.entities:
             out.append(f"{entity.id}: the schema has no entity kind '{entity.kind}'")
             continue
         for fact in entity.facts.values():
-            out += _fact_problems(schema, entity.kind, entity.id, fact, domains)
+            if not _fact_ok(entity.kind, entity.id, fact, schema, domains):
+                out += _fact_problems(schema, entity.kind, entity.id, fact, domains)
         missing = set(schema.attributes_of(entity.kind)) - set(entity.facts)
         out += [f"{entity.id}.{name}: missing" for name in sorted(missing)]
     return out

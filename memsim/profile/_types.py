@@ -172,8 +172,10 @@ def _fact_json(f: Fact) -> dict[str, Any]:
 
 
 def _fact_from_json(f: dict[str, Any]) -> Fact:
-    history = tuple(
-        ValueStep(s["value"], s["since"], s.get("cause"), s.get("event"))
-        for s in f.get("history", [])
+    steps = f.get("history")  # most facts never change: no generator for them
+    history = (
+        tuple(ValueStep(s["value"], s["since"], s.get("cause"), s.get("event")) for s in steps)
+        if steps
+        else ()
     )
     return Fact(f["id"], f["attribute"], f["type"], f["value"], f.get("unit"), history)

@@ -41,6 +41,11 @@ LIVES = 8
 usable ones is the trajectory's one other life)."""
 MENTIONED = 3
 """At most this many distractors said about people of the other life."""
+_ENTITY_MEMO = 4096
+"""Entries :meth:`QAContext._remember` keeps per question (a few profiles' entities)."""
+_UNNAMED_MEMO = 256
+"""(profile, life) pairs :meth:`QAContext.unnamed` remembers: enough for the lives of
+the profiles the evidence rates are drafted on (24 x 8), and a question's own."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class QAContext:
         """The user and the people of their life: the group of a question that compares
         or counts the user among others ("who is older, my father or me?")."""
         return [e for e in profile.entities if e.scenario in ("user", "roles")]
+
     def pools(self, group: Sequence[Entity]) -> list[list[Entity]]:
         """The group split by the kinds' declared ``pool`` (entities of kinds that declare
         none are pooled together), in order of first appearance."""
@@ -92,6 +98,11 @@ class QAContext:
         the schema says are never asked, only kinds the attribute allows, and not one
         that changes in the timeline (its questions are the knowledge-update and
         temporal kinds', which read the history; the others assume one value)."""
+        return list(
+            self._remember("askable", entity, question, lambda: self._askable(entity, question))
+        )
+
+    def _askable(self, entity: Entity, question: str | None) -> list[str]:
         named_by = set(self.naming(entity))
         kind = entity.kind
         return [
@@ -187,7 +198,21 @@ class QAContext:
         return out
 
     def who(self, entity: Entity) -> str:
-        return self.verbalizer.who(entity)
+        return str(self._remember("who", entity, None, lambda: self.verbalizer.who(entity)))
+
+    def _remember(self, what: str, entity: Entity, extra: object, compute: Any) -> Any:
+        """``compute()``, remembered per entity (by identity: entities are frozen, and
+        a question asks the same of the same few dozen entities hundreds of times)."""
+        memo: dict[tuple[int, object], tuple[Entity, Any]] = self.pool.memo.setdefault(what, {})
+        key = (id(entity), extra)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is entity:
+            return hit[1]
+        if len(memo) >= _ENTITY_MEMO:
+            memo.clear()
+        value = compute()
+        memo[key] = (entity, value)
+        return value
 
     # --- values -----------------------------------------------------------------------
     def display(self, entity: Entity, attr: str, value: object | None = None) -> str:
@@ -256,6 +281,20 @@ class QAContext:
     def unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
         """The people of ``life`` named like no one of ``profile`` and like no one else
         of ``life`` (so what the trajectory says of them reads as one coherent life)."""
+        # every question about a profile asks this of the same lives: remember the last
+        # pairs (by identity, so a profile read twice is never confused with another)
+        memo: dict[tuple[int, int], tuple[Profile, Profile, list[Entity]]]
+        memo = self.pool.memo.setdefault("unnamed", {})
+        hit = memo.get((id(profile), id(life)))
+        if hit is not None and hit[0] is profile and hit[1] is life:
+            return list(hit[2])
+        if len(memo) >= _UNNAMED_MEMO:
+            memo.clear()
+        found = self._unnamed(profile, life)
+        memo[(id(profile), id(life))] = (profile, life, found)
+        return list(found)
+
+    def _unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
         names = [self.who(e).casefold() for e in life.entities]
         taken = {self.who(e).casefold() for e in profile.entities}
         named = [self.who(e).casefold() for e in profile.entities if e.scenario != "user"]
@@ -420,6 +459,14 @@ __all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others"]
 def _holds(text: str, name: str) -> bool:
     """Whether ``name`` occurs in ``text`` as whole words (or anywhere, in a script
     written without spaces)."""
+    # most pairs share no substring at all: that answer needs no regex
+    if name not in text:
+        return False
     if not name.isascii():
-        return name in text
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+        return True
+    return _whole_word(name).search(text) is not None
+
+
+@lru_cache(maxsize=8192)
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")

@@ -53,6 +53,9 @@ class ChangeSampler:
             for kind in net.schema.entities
         }
         self._conditionals: DiscreteConditionals | None = None
+        self._memo: dict[tuple[str, tuple[str, ...]], NDArray[np.float64]] = {}
+        """Distributions by node and parent values: a pure function of them, asked
+        again for every profile that has those values."""
 
     @property
     def active(self) -> bool:
@@ -109,7 +112,10 @@ class ChangeSampler:
         count = min(change.at_least, change.times)
         while count < change.times and rng.random() < change.p:
             count += 1
-        days = sorted(first + dt.timedelta(days=int(d)) for d in rng.integers(0, span, size=count))
+        # no call for no days: numpy draws nothing for size 0, and the call costs more
+        # than everything else here
+        drawn = rng.integers(0, span, size=count) if count else ()
+        days = sorted(first + dt.timedelta(days=int(d)) for d in drawn)
         for lead in leaders:
             if rng.random() < change.p_after:
                 days.append(lead.date() + dt.timedelta(days=int(rng.integers(*FOLLOW_DAYS) + 1)))
@@ -151,19 +157,37 @@ class ChangeSampler:
         probs[values.index(str(current))] = 0.0
         if probs.sum() <= 0:
             return None
-        return values[int(rng.choice(len(values), p=probs / probs.sum()))]
+        return values[_choice(rng, probs / probs.sum())]
 
     def _probs(self, profile: Profile, node_id: str) -> NDArray[np.float64]:
-        if self._conditionals is None:
-            self._conditionals = DiscreteConditionals(self.net)
+        """The node's distribution given the profile's parent values (a fresh copy:
+        the caller zeroes the current value)."""
         node = self.net[node_id]
-        codes = {}
-        for pid in node.parents:
-            parent = self.net[pid]
-            if parent.discrete:
-                value = str(profile.fact(pid).value)
-                codes[pid] = np.array([list(parent.values).index(value)], dtype=np.int64)
-        return np.array(self._conditionals.probs(node, codes, 1)[0], dtype=float)
+        given = tuple(
+            str(profile.fact(pid).value) for pid in node.parents if self.net[pid].discrete
+        )
+        hit = self._memo.get((node_id, given))
+        if hit is None:
+            if self._conditionals is None:
+                self._conditionals = DiscreteConditionals(self.net)
+            codes = {}
+            for pid in node.parents:
+                parent = self.net[pid]
+                if parent.discrete:
+                    value = str(profile.fact(pid).value)
+                    codes[pid] = np.array([list(parent.values).index(value)], dtype=np.int64)
+            hit = np.array(self._conditionals.probs(node, codes, 1)[0], dtype=float)
+            self._memo[(node_id, given)] = hit
+        return hit.copy()
+
+
+def _choice(rng: np.random.Generator, p: NDArray[np.float64]) -> int:
+    """``int(rng.choice(len(p), p=p))``, the same draw from the same stream (numpy's
+    inverse CDF on one ``rng.random()``), without its argument checks, which cost more
+    than the draw (``p`` is a distribution here by construction)."""
+    cdf = p.cumsum()
+    cdf /= cdf[-1]
+    return int(cdf.searchsorted(rng.random(), side="right"))
 
 
 __all__ = ["CHANGE_STREAM", "MIN_GAP_DAYS", "ChangeSampler", "change_rng"]

@@ -8,6 +8,7 @@ its own.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -274,6 +275,15 @@ def sample_digits(node: Node, batch: Batch) -> Column:
 
 
 _STOPWORDS = {"the", "of", "and", "for", "at", "in", "a", "an", "co", "inc", "ltd"}
+_FORMAT = string.Formatter()
+_NAME_PARTS: dict[str, Callable[[list[str]], str]] = {
+    "first": lambda w: w[0] if w else "",
+    "last": lambda w: w[-1] if w else "",
+    "all": lambda w: "".join(w),
+    "initial": lambda w: w[0][0] if w else "",
+    "initials": lambda w: "".join(x[0] for x in w),
+}
+"""The fields of a name an e-mail style may use, from the name's ASCII words."""
 
 
 @SAMPLERS.register("email")
@@ -293,14 +303,13 @@ def sample_email(node: Node, batch: Batch) -> Column:
     zeros = np.zeros(batch.n, dtype=np.int64)
     nnnn = fill_patterns(zeros, ["####"], {"#": digits_matrix([(numbers, 4)])})
     words = [ascii_words(name, dist.spellings) for name in names.tolist()]
-    by_name = {
-        "first": [w[0] if w else "" for w in words],
-        "last": [w[-1] if w else "" for w in words],
-        "all": ["".join(w) for w in words],
-        "initial": [w[0][0] if w else "" for w in words],
-        "initials": ["".join(x[0] for x in w) for w in words],
+    # only the parts of a name the styles use (each costs a pass over every distinct name)
+    used = {f for style in dist.styles for _, f, _, _ in _FORMAT.parse(style) if f}
+    fills = {
+        key: as_strings([part(w) for w in words])[name_codes]
+        for key, part in _NAME_PARTS.items()
+        if key in used
     }
-    fills = {key: as_strings(values)[name_codes] for key, values in by_name.items()}
     fills["nnnn"], fills["nn"] = nnnn, as_strings([t[:2] for t in nnnn.tolist()])
     locals_ = np.empty(batch.n, dtype=object)
     for k, style in enumerate(dist.styles):

@@ -42,7 +42,12 @@ _V1_DIFFERENCE = "age"
 
 def user_kind(schema: Schema) -> str | None:
     """The kind whose entity is the user ("I"): the one of scenario ``user``."""
-    return next((k for k, e in schema.entities.items() if e.scenario == "user"), None)
+    key = ("user_kind",)
+    if key not in schema.memo:
+        schema.memo[key] = next(
+            (k for k, e in schema.entities.items() if e.scenario == "user"), None
+        )
+    return schema.memo[key]  # type: ignore[return-value]
 
 
 def is_user(schema: Schema, kind: str) -> bool:
@@ -60,7 +65,12 @@ def role_of(schema: Schema, kind: str, attr: str) -> Role | None:
 
 def with_role(schema: Schema, kind: str, role: Role) -> str | None:
     """The kind's attribute that has ``role`` (the first one), or None."""
-    return next((a for a in schema.attributes_of(kind) if role_of(schema, kind, a) == role), None)
+    key = ("with_role", kind, role)
+    if key not in schema.memo:
+        schema.memo[key] = next(
+            (a for a in schema.attributes_of(kind) if role_of(schema, kind, a) == role), None
+        )
+    return schema.memo[key]  # type: ignore[return-value]
 
 
 def time_attribute(schema: Schema, kind: str) -> str | None:
@@ -93,8 +103,13 @@ def is_asked(schema: Schema, kind: str, attr: str) -> bool:
 def asked_by(schema: Schema, kind: str, attr: str, question: str) -> bool:
     """Whether a question of kind ``question`` may ask the attribute (its ``questions``
     list, when declared; noisy questions are simple ones)."""
-    declared = schema.attributes_of(kind)[attr].questions
-    return is_asked(schema, kind, attr) and (declared is None or question in declared)
+    key = ("asked_by", kind, attr, question)
+    if key not in schema.memo:
+        declared = schema.attributes_of(kind)[attr].questions
+        schema.memo[key] = is_asked(schema, kind, attr) and (
+            declared is None or question in declared
+        )
+    return schema.memo[key]  # type: ignore[return-value]
 
 
 def is_persona(schema: Schema, kind: str, attr: str) -> bool:

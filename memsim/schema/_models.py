@@ -152,6 +152,14 @@ class Schema(_Frozen):
     def source(self) -> str | None:
         return self._source
 
+    @cached_property
+    def memo(self) -> dict[tuple[object, ...], object]:
+        """Answers of pure functions of this (frozen) schema, computed once each (the
+        generator and the audit ask "which attribute is the time?" per message). Like
+        ``_resolved``, it would be stale in a ``model_copy(update=...)``: build a new
+        schema instead (nothing copies one today)."""
+        return {}
+
     def attributes_of(self, kind: str) -> dict[str, Attribute]:
         """The kind's attributes after ``include`` expansion, in declaration order."""
         return self._resolved[kind][0]

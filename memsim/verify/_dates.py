@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from string import Formatter
 
 from memsim.verbalize import LocaleData
-from memsim.verify._numbers import Numerals, fold, guarded, numerals, per_locale
+from memsim.verify._numbers import Numerals, fold, guarded, numerals, per_locale, per_text
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,11 @@ def _month(m: re.Match[str], p: Patterns) -> int | None:
 
 def dates_in(text: str, loc: LocaleData) -> set[DateMention]:
     """Every calendar date ``text`` names absolutely (year None when not said)."""
+    return set(_dates_in(text, loc))
+
+
+@per_text
+def _dates_in(text: str, loc: LocaleData) -> frozenset[DateMention]:
     p = patterns(loc)
     folded = fold(text)
     found: set[DateMention] = set()
@@ -144,7 +149,7 @@ def dates_in(text: str, loc: LocaleData) -> set[DateMention]:
             year = int(m.group("year")) if m.groupdict().get("year") else None
             if month is not None and day is not None and 1 <= month <= 12 and 1 <= day <= 31:
                 found.add(DateMention(year, month, day))
-    return found
+    return frozenset(found)
 
 
 def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt.date]:
@@ -167,6 +172,11 @@ def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt
 def clocks_in(text: str, loc: LocaleData) -> set[tuple[int, int]]:
     """Every time of day ``text`` names, as (hour 0-23, minute). A bare "7:30" inside
     "7:30 PM" is not also taken for 07:30, nor "7点" inside "7点30分" for 7:00."""
+    return set(_clocks_in(text, loc))
+
+
+@per_text
+def _clocks_in(text: str, loc: LocaleData) -> frozenset[tuple[int, int]]:
     p = patterns(loc)
     folded = fold(text)
     found: list[tuple[int, int, tuple[int, int], bool]] = []
@@ -178,13 +188,13 @@ def clocks_in(text: str, loc: LocaleData) -> set[tuple[int, int]]:
                 found.append((m.start(), m.end(), clock, qualified))
     spans = [(a, b) for a, b, _, qualified in found if qualified]
     every = [(a, b) for a, b, _, _ in found]
-    return {
+    return frozenset(
         clock
         for a, b, clock, qualified in found
         if (qualified or not any(a < y and x < b for x, y in spans))
         # "晚上7点" inside "晚上7点30分" is part of one time, not a time of its own
         and not any(x <= a and b <= y and (x, y) != (a, b) for x, y in every)
-    }
+    )
 
 
 def _clock(m: re.Match[str], numbers: Numerals) -> tuple[int, int] | None:

@@ -26,7 +26,7 @@ from typing import Any
 from memsim.profile import Entity, Fact
 from memsim.verbalize import LocaleData
 from memsim.verify._dates import clocks_in, dates_in, relative_days_in
-from memsim.verify._numbers import fold, numbers_in, numerals
+from memsim.verify._numbers import fold, numbers_in, numerals, per_text
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
@@ -100,7 +100,12 @@ def identifier_regex(value: str) -> re.Pattern[str]:
 def words(text: str, loc: LocaleData) -> list[str]:
     """The words of ``text``, folded, with numbers as plain digits; a CJK character is
     a word of its own, so "手机是OPPO Reno7" has the words of "OPPO Reno7"."""
-    return re.findall(r"\w+", CJK.sub(r" \g<0> ", _numbers_as_digits(text, loc, " ")))
+    return list(_words(text, loc))
+
+
+@per_text
+def _words(text: str, loc: LocaleData) -> tuple[str, ...]:
+    return tuple(re.findall(r"\w+", CJK.sub(r" \g<0> ", _numbers_as_digits(text, loc, " "))))
 
 
 def squeeze(text: str, loc: LocaleData) -> str:

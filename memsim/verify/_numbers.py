@@ -98,6 +98,7 @@ def _token_regex(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def per_locale(compile_for: Callable[[LocaleData], T]) -> Callable[[LocaleData], T]:
@@ -113,6 +114,32 @@ def per_locale(compile_for: Callable[[LocaleData], T]) -> Callable[[LocaleData],
         return hit[1]
 
     return compiled
+
+
+TEXT_MEMO = 20_000
+"""Texts :func:`per_text` remembers per function and locale before starting afresh: a
+message is asked about again within its own item, a value across items; 20,000 texts of
+a few hundred bytes keep the audit's memory flat at any scale."""
+
+
+def per_text(find: Callable[[str, LocaleData], R]) -> Callable[[str, LocaleData], R]:
+    """Memoise ``find(text, loc)`` per locale object and text: the audit asks the same
+    of a message once per fact it states and of a value once per message. ``find``
+    must return an immutable result (a tuple, a frozenset), so that no caller can
+    change what is remembered."""
+    memo: Callable[[LocaleData], dict[str, R]] = per_locale(lambda loc: {})
+
+    @wraps(find)
+    def found(text: str, loc: LocaleData) -> R:
+        done = memo(loc)
+        hit = done.get(text)
+        if hit is None:
+            if len(done) >= TEXT_MEMO:
+                done.clear()
+            hit = done[text] = find(text, loc)
+        return hit
+
+    return found
 
 
 @per_locale
@@ -136,7 +163,12 @@ def numerals(loc: LocaleData) -> Numerals:
 
 def numbers_in(text: str, loc: LocaleData) -> list[int]:
     """Every number ``text`` states, digits or words, in order."""
-    return [value for value, _ in numerals(loc).find(fold(text))]
+    return list(_numbers_in(text, loc))
 
 
-__all__ = ["Numerals", "fold", "guarded", "numbers_in", "numerals", "per_locale"]
+@per_text
+def _numbers_in(text: str, loc: LocaleData) -> tuple[int, ...]:
+    return tuple(value for value, _ in numerals(loc).find(fold(text)))
+
+
+__all__ = ["Numerals", "fold", "guarded", "numbers_in", "numerals", "per_locale", "per_text"]

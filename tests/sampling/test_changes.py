@@ -132,3 +132,22 @@ def test_histories_are_the_same_however_profiles_are_batched() -> None:
     whole = sample_profiles(net, 5, 30)
     tail = sample_profiles(net, 5, 10, start=20)
     assert [p.to_json() for p in whole[20:]] == [p.to_json() for p in tail]
+
+
+@settings(max_examples=200, derandomize=True)
+@given(
+    weights=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=12).filter(lambda w: sum(w) > 0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_choice_is_numpys_choice_from_the_same_stream(weights: list[float], seed: int) -> None:
+    """``_choice`` skips numpy's argument checks, not its draw: the same index, and the
+    stream left where numpy leaves it."""
+    import numpy as np
+
+    from memsim.sampling._changes import _choice
+
+    p = np.array(weights) / sum(weights)
+    ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+    for _ in range(5):
+        assert _choice(ours, p) == int(numpys.choice(len(p), p=p))
+    assert ours.random() == numpys.random()

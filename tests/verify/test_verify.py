@@ -188,3 +188,17 @@ def test_meta_markers_are_whole_words(vocab: Vocabulary) -> None:
         r.startswith("meta text 'persona'")
         for r in check_rewrite(src, leaked, [personality], EN, vocab)
     )
+
+
+def test_remembered_answers_are_the_callers_own() -> None:
+    """Words, numbers, dates and clocks of a text are remembered per locale: a caller that
+    changes what it got back changes nothing for the next caller."""
+    from memsim.verify._facts import words
+
+    text = "On July 12 at 7:30 PM I paid 1,000 dollars"
+    for find in (dates_in, clocks_in, words, numbers_in):
+        first = find(text, EN)
+        assert first
+        expected = type(first)(first)
+        first.clear()
+        assert find(text, EN) == expected
