@@ -24,7 +24,7 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +32,7 @@ import numpy as np
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import QA_KINDS, Draft, Message, QAContext
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
+from memsim.trajectory._changes import change_text, tells_change
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
@@ -77,7 +78,12 @@ def build_trajectory(
     times = _clock(ctx, profile, draft, units, rng)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
-        text = unit.text if unit.text is not None else ctx.verbalizer.message(unit.facts, when, rng)
+        if unit.text is not None:
+            text = unit.text
+        elif tells_change(unit.role, unit.facts, when, rng):
+            text = change_text(ctx, unit.facts[0][0], unit.facts[0][1], when, rng)
+        else:
+            text = ctx.verbalizer.message(unit.facts, when, rng)
         messages.append(
             Message(
                 mid=mid,
@@ -153,11 +159,14 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     if key in ctx.pool.memo:
         return ctx.pool.memo[key]  # type: ignore[no-any-return]
     rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
-    asked: Counter[tuple[str, str]] = Counter()
+    asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
     lives = ctx.noise_profiles[:RATE_DRAFTS]
     for name in QA_KINDS.names():
         kind = QA_KINDS.get(name)
+        # a kind's questions are split evenly over its scenarios (the plan): a draft
+        # of a kind with many scenarios stands for fewer questions
+        share = 1 / len(kind.all_scenarios)
         for scenario in kind.all_scenarios:
             for life in lives:
                 draft = next(
@@ -166,7 +175,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                 if draft is None:
                     continue
                 for f in draft.evidence:
-                    asked[(life.entity(f.entity).kind, f.attribute)] += 1
+                    # a history is told in as many messages as it has values
+                    told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
+                    asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
                 for e in life.entities:
                     for attr in e.facts:
                         said[(e.kind, attr)] += 1
