@@ -104,14 +104,16 @@ def hybrid(
         params={"parts": [_part(a), _part(b)]},
         answer_value=[a.answer_value, b.answer_value],
         mentions=a.mentions + b.mentions,
+        told=a.told + b.told,
+        said=a.said + b.said,
         hearsay=a.hearsay + b.hearsay,
     )
 
 
 def _said(d: Draft) -> set[str]:
-    """The part's distractors that its trajectory states (said of other people, first
-    after the answer; or repeated as hearsay)."""
-    return {*d.options[1 : 1 + len(d.mentions)], *d.hearsay}
+    """The part's distractors that its trajectory states (other entities' values, said
+    of other people, or repeated as hearsay)."""
+    return {*d.said, *d.hearsay}
 
 
 def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:
@@ -134,7 +136,7 @@ def _names(question: str, answer: str) -> bool:
 def _overlap(a: Draft, b: Draft) -> bool:
     """Whether ``a`` withholds a fact that ``b`` tells (the user's scenario shares the
     people of the roles scenario)."""
-    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives)})
+    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives, *b.told)})
 
 
 def _part(d: Draft) -> dict[str, object]:

@@ -71,7 +71,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
         problems.append(
             Problem(
                 ("entities", extra, "scenario"),
-                f"only {users[0]!r} is the user (\"I\"): the first kind of scenario user; "
+                f'only {users[0]!r} is the user ("I"): the first kind of scenario user; '
                 f"{extra!r} is said like any other kind",
             )
         )

@@ -109,9 +109,12 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
 
     evidence = list(dict.fromkeys(f.id for f in draft.evidence))
     negatives = [f for f in dict.fromkeys(n.id for n in draft.negatives) if f not in evidence]
-    used = set(evidence) | set(negatives) | {w.id for w in draft.withheld}
+    # facts whose values are distractors, stated as filler (not look-alikes of the asked one)
+    told = [f for f in dict.fromkeys(t.id for t in draft.told) if f not in evidence + negatives]
+    used = set(evidence) | set(negatives) | set(told) | {w.id for w in draft.withheld}
     units = [_Unit("evidence", (lookup(f),)) for f in evidence]
     units += [_Unit("negative", (lookup(f),)) for f in negatives]
+    units += [_Unit("filler", (lookup(f),)) for f in told]
 
     low, high = MESSAGES_PER_TRAJECTORY
     if draft.scenario == "hybrid":
