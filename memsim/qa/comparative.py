@@ -73,7 +73,8 @@ def _balanced(
 ) -> bool:
     """Keep a draw whose outcome is ``wanted`` with probability m / P(wanted), m the
     least of P(first), P(second) and P(same) given who the question names and what it
-    compares, and an "unknown" one with probability m: every outcome is then kept
+    compares, and an "unknown" one with probability m (over the pairs that do not tie,
+    whose withheld value no message says): every outcome is then kept
     equally often for every such question ("my grandmother or my younger sister: who
     is older?" is asked only as often as its rare reverse; "who has more education?",
     where ties are common, says "the same" no more often than heights that rarely tie)."""
@@ -82,7 +83,9 @@ def _balanced(
         return False
     least = min(share)
     if wanted == "unknown":
-        return bool(rng.random() < least)
+        # a tie is never asked as "unknown": the first entity's message would say the
+        # withheld value (and the draw be redone), so the others make up for it
+        return compare(ctx, a, b, attr) != "same" and bool(rng.random() < least / (1 - share[2]))
     return bool(rng.random() < least / share[OUTCOMES.index(wanted)])
 
 
