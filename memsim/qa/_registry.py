@@ -77,8 +77,14 @@ def hybrid(
     b = kind.draft(ctx, profile, second, rng)
     if a is None or b is None:
         return None
-    if _names(b.question, a.answer) or _names(a.question, b.answer):
-        return None  # one part's question would say the other part's answer
+    if any(_names(b.question, o) for o in a.options) or any(
+        _names(a.question, o) for o in b.options
+    ):
+        # one part's question would say the other part's answer; any option is looked
+        # at, not only the answer, so that which draws are redone does not depend on
+        # the answer (a comparison's answer "my mother" named by the other part's
+        # question would otherwise make "the same" and "never told" the usual answers)
+        return None
     if len({m[0] for m in a.mentions + b.mentions}) > 1:
         return None  # distractors said of people of two other lives: the noise is one life
     if bool(_said(a)) != bool(_said(b)):
