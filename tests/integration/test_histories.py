@@ -65,11 +65,6 @@ def test_never_told_is_gold_in_about_a_quarter(evolving: list[dict[str, Any]]) -
     assert 0.1 < never / len(abstain) < 0.4
 
 
-@pytest.mark.xfail(
-    reason="open (issues 13, 15): the evidence-vs-rest text classifier picks the evidence of the "
-    "new kinds (top-1 0.58 on 180 items); every answer is right, the shortcut is not closed",
-    strict=False,
-)
 def test_the_audit_is_clean(generated: dict[str, Path], profiles_dir: Path, tmp_path: Path) -> None:
     cmd = [
         sys.executable, "-m", "memsim", "audit", str(generated["evolving"]),
