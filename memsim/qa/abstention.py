@@ -72,16 +72,12 @@ def abstention(
     # distractors said about people of another life, so that "the option the
     # conversation mentions" is no cue (the gold of an answerable question is told)
     mates = [e for e in others(group, entity) if attr in e.facts]  # the hard negatives
-    # distractors said of the look-alikes only, not as noise about another life's people:
-    # those are named unlike anyone of this profile (rarer relations), which a format
-    # classifier tells from the profile's own messages
-    said, _ = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
-    said = [x for x in said if x in _told_values(ctx, mates, attr)]
-    mentions: tuple[tuple[str, str, str], ...] = ()
+    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
     values = ctx.value_options(entity, attr, rng, given, said)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
     if values is None or not told:
         return None
+    mentions = mentions or ctx.said_numbers(profile, entity, attr, values)
     other = told[int(rng.integers(len(told)))]
     never = never_told(ctx, entity, attr)
     if untold and _said_elsewhere(ctx, entity, attr, other):
@@ -113,10 +109,6 @@ def abstention(
             entity, attr, [o for o in options if o != never] if not untold else options, said
         ),
     )
-
-
-def _told_values(ctx: QAContext, mates: list[Entity], attr: str) -> set[str]:
-    return {ctx.display(e, attr) for e in mates} | {str(e.facts[attr].value) for e in mates}
 
 
 def _outcome(profile: Profile) -> tuple[bool, bool]:
