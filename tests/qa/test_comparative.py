@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from memsim.qa import make_context
-from memsim.qa.comparative import OUTCOMES, _balanced, compare, comparative, order_share
+from memsim.qa.comparative import OUTCOMES, _balanced, comparative, compare, order_share
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 
