@@ -158,14 +158,7 @@ def _false_premise(
     attrs = [a for a in ctx.askable(model) if model.facts[a].type != "text"]
     if not absent or not attrs:
         return None
-    # the absent relation drawn as often as it is held elsewhere (the pool's marginal),
-    # not uniformly: a rarely held relation ("my grandfather") named mostly by false
-    # premises would tell a blind reader the answer is "never told"
-    pool = ctx.pool.values.get((model.kind, name_attr), ())
-    drawn = [pool[int(i)] for i in rng.integers(len(pool), size=64)] if pool else []
-    value = next((v for v in drawn if v in absent), None)
-    if value is None:
-        return None
+    value = absent[int(rng.integers(len(absent)))]
     ghost = _named(model, name_attr, value)
     attr = attrs[int(rng.integers(len(attrs)))]
     given = ctx.revealed(ghost, naming, attr)
