@@ -8,8 +8,10 @@ split up, and the same seed gives byte-identical files.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import multiprocessing
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +38,8 @@ from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
 from memsim.trajectory._build import evidence_rates
+from memsim.verbalize import value_at
+from memsim.verify import StatedFact, fact_stated
 
 MAX_ATTEMPTS = 400
 """Draws of a question from one profile before giving up (kinds reject draws that
@@ -119,6 +123,36 @@ def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: lis
         value = normalise(ctx.display(profile.entity(ref.entity), ref.attribute))
         if value and any(value in normalise(m.text) for m in messages):
             return True
+        # the bare value in a message about the same entity ("I was born on October 22"
+        # beside a withheld age of 22) reads as said
+        raw = re.compile(rf"(?<![\w.]){re.escape(str(profile.fact(ref.id).value))}(?![\w.])")
+        mine = f"{ref.entity}."
+        if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
+            return True
+    return False
+
+
+def _says_other_value(ctx: QAContext, profile: Profile, messages: list[Message]) -> bool:
+    """Whether a message says a value of one of its changing facts other than the one in
+    force at its time (a past occupation inside an employer's name a phrasing uses:
+    "At Atlanta Courier Services, ..." when the occupation is no longer "courier"),
+    read as the audit's ``values_in_force`` reads it."""
+    for m in messages:
+        own = [profile.fact(f) for f in m.facts if ":" not in f]
+        when = dt.datetime.fromisoformat(m.time)
+        for fact in own:
+            if len(fact.history) < 2:
+                continue
+            now = value_at(fact, when)
+            beside = [normalise(str(value_at(o, when))) for o in own if o.id != fact.id]
+            entity = profile.entity(fact.id.rsplit(".", 1)[0])
+            for step in fact.history:
+                other = step.value
+                key = normalise(str(other))
+                if other == now or any(key in b for b in (*beside, normalise(str(now)))):
+                    continue
+                if fact_stated(m.text, StatedFact(entity, fact, other, when), ctx.loc):
+                    return True
     return False
 
 
@@ -133,7 +167,9 @@ def make_record(
         if draft is None:
             continue
         messages, asked_at = build_trajectory(ctx, profile, draft, rng)
-        if not _says_withheld(ctx, profile, draft, messages):
+        if not _says_withheld(ctx, profile, draft, messages) and not _says_other_value(
+            ctx, profile, messages
+        ):
             break
         draft = None  # a told fact's phrasing says a withheld one ("At <employer>, ...")
     if draft is None:

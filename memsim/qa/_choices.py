@@ -71,6 +71,7 @@ def numeric_options(
     low: int | None = None,
     high: int | None = None,
     spread: int = 5,
+    prefer: Sequence[int] = (),
 ) -> list[int] | None:
     """The answer and three other integers within [low, high], or None.
 
@@ -79,7 +80,9 @@ def numeric_options(
     the caller draws another question. So the rank stays uniform over the questions
     that are kept (drawing only among the feasible ranks would favour the extremes
     near a bound). The other options are drawn without replacement from the
-    ``spread * count`` integers on each side."""
+    ``spread * count`` integers on each side, those in ``prefer`` (numbers the
+    conversation says of other people) first, so that distractors are mentioned as
+    the answer is; the rank is drawn before, so it stays uniform."""
     room_below = answer - low if low is not None else 10**9
     room_above = high - answer if high is not None else 10**9
     rank = int(rng.integers(4))
@@ -89,8 +92,13 @@ def numeric_options(
     for sign, count, room in ((-1, rank, room_below), (1, 3 - rank, room_above)):
         if count:
             width = min(room, spread * count)
-            offsets = rng.choice(np.arange(1, width + 1), size=count, replace=False)
-            options += [answer + sign * int(o) for o in sorted(offsets)]
+            near = sorted({sign * (v - answer) for v in prefer} & set(range(1, width + 1)))
+            chosen = [near[i] for i in rng.permutation(len(near))[:count]]
+            rest = [o for o in range(1, width + 1) if o not in chosen]
+            chosen += [
+                rest[i] for i in rng.choice(len(rest), size=count - len(chosen), replace=False)
+            ]
+            options += [answer + sign * int(o) for o in sorted(chosen)]
     return options
 
 

@@ -254,8 +254,9 @@ class QAContext:
         distractors already chosen (:meth:`said_of_others`), the rest are drawn."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
-        if a.type == "integer":
-            numbers = numeric_options(int(fact.value), rng, a.min, a.max)
+        if a.type == "integer":  # ``said``: numbers said of others, preferred if near
+            prefer = [int(v) for v in said]
+            numbers = numeric_options(int(fact.value), rng, a.min, a.max, prefer=prefer)
             return None if numbers is None else [self.display(entity, attr, v) for v in numbers]
         answer = self.display(entity, attr)
         wanted = 3 - len(said)
@@ -332,22 +333,45 @@ class QAContext:
         rng: np.random.Generator,
         given: Given = (),
         avoid: str | None = None,
+        told: Sequence[Entity] = (),
     ) -> tuple[list[str], tuple[tuple[str, str, str], ...]]:
-        """Distractors said about people of another life, and those facts (to be stated).
+        """Distractors the conversation says of other people, and the facts of another
+        life to state for them (as noise).
 
-        The first of :meth:`other_lives` with a stranger (:meth:`strangers`) whose value
-        is in the support given ``given`` and kept by the same flattening as answers
-        (p_min / p(value)): up to ``MENTIONED`` such values, distinct from the answer.
-        Kept values are then uniform over the support, as pool distractors are, so a
-        prior over the options still says nothing, while the conversation now mentions
-        distractors too. Numbers are left to :meth:`value_options`."""
+        First the values of ``told`` (this profile's entities whose ``attr`` the
+        trajectory states: the hard negatives), then those of strangers of one other
+        life (the first of :meth:`other_lives` with the most, :meth:`strangers`): each
+        value in the support given ``given``, distinct from the answer, and kept by the
+        same flattening as answers (p_min / p(value)), up to ``MENTIONED``. Kept values
+        are then uniform over the support, as pool distractors are, so a prior over the
+        options still says nothing, while the conversation mentions distractors as it
+        mentions the answer. For numbers, every value of ``told`` and of the first
+        life's strangers is returned (as text, no facts): :meth:`value_options` prefers
+        those near the answer, and :meth:`said_numbers` states the strangers'."""
         if self.attribute(entity, attr).type == "integer":
-            return [], ()
+            numbers = [str(e.facts[attr].value) for e in told if attr in e.facts]
+            for life in self.other_lives(profile):
+                found = self.strangers(profile, life, entity, attr, avoid)
+                if found:
+                    numbers += [str(e.facts[attr].value) for e in found]
+                    break
+            return numbers, ()
         support = self.pool.support(entity.kind, attr, given)
         if not support or len(support) < 4:
             return [], ()
         floor = min(support.values())
         answer = normalise(self.display(entity, attr))
+        own: dict[str, str] = {}
+        for other in told:
+            fact = other.facts.get(attr)
+            if fact is None or fact.history or fact.value not in support:
+                continue
+            shown = self.display(other, attr)
+            key = normalise(shown)
+            if key != answer and key not in own and rng.random() < floor / support[fact.value]:
+                own[key] = shown
+        if len(own) >= MENTIONED:
+            return list(own.values())[:MENTIONED], ()
         # the other life that says the most distractors (one life: the noise is coherent)
         best: tuple[list[str], tuple[tuple[str, str, str], ...]] = ([], ())
         for life in self.other_lives(profile):
@@ -357,18 +381,48 @@ class QAContext:
                 value = other.facts[attr].value
                 shown = self.display(other, attr)
                 key = normalise(shown)
-                if value not in support or key == answer or key in values:
+                if value not in support or key == answer or key in values or key in own:
                     continue
                 if rng.random() < floor / support[value]:
                     values[key] = shown
                     facts.append((life.id, other.id, attr))
-                if len(facts) == MENTIONED:
+                if len(own) + len(facts) == MENTIONED:
                     break
             if len(facts) > len(best[1]):
                 best = (list(values.values()), tuple(facts))
-            if len(facts) == MENTIONED:
+            if len(own) + len(facts) == MENTIONED:
                 break
-        return best
+        return [*own.values(), *best[0]], best[1]
+
+    def mates(
+        self, profile: Profile, group: Sequence[Entity], entity: Entity, attr: str
+    ) -> list[Entity]:
+        """The entities whose ``attr`` a question about ``entity`` states as hard
+        negatives: the others of its group that have it; for the user (one of a kind),
+        the people of their life whose ``attr`` is comparable ("my occupation" beside
+        "my father's occupation"), so that a question about the user also has its
+        look-alikes, and distractors said in the conversation."""
+        if self.is_user(entity):
+            group = self.with_user(profile)
+        return [
+            e
+            for e in others(group, entity)
+            if attr in e.facts and self.comparable((entity, e), attr)
+        ]
+
+    def said_options(
+        self, options: Sequence[str], said: Sequence[str], mentions: Sequence[object]
+    ) -> tuple[str, ...]:
+        """The distractors among ``options`` that the conversation states: those of
+        ``said`` (values of the hard negatives and of strangers), or, for numbers, the
+        ones that are (:meth:`said_of_others` gives candidates, some of them used)."""
+        keys = {normalise(x) for x in said}
+        out = tuple(o for o in options[1:] if normalise(o) in keys)
+        # a number is displayed with its unit ("170 cm"): compare the numbers alone
+        numbers = {x for x in said if x.lstrip("-").isdigit()}
+        if numbers:
+            out += tuple(o for o in options[1:] if o not in out and _number(o) in numbers)
+        return out
 
     def said_numbers(
         self,
@@ -454,6 +508,12 @@ def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:
 
 
 __all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others"]
+
+
+def _number(text: str) -> str:
+    """The leading integer of an option ("170 cm" -> "170"), or ""."""
+    found = re.match(r"-?\d+", text.strip())
+    return found.group(0) if found else ""
 
 
 def _holds(text: str, name: str) -> bool:

@@ -77,8 +77,14 @@ def hybrid(
     b = kind.draft(ctx, profile, second, rng)
     if a is None or b is None:
         return None
-    if _names(b.question, a.answer) or _names(a.question, b.answer):
-        return None  # one part's question would say the other part's answer
+    if any(_names(b.question, o) for o in a.options) or any(
+        _names(a.question, o) for o in b.options
+    ):
+        # one part's question would say the other part's answer; any option is looked
+        # at, not only the answer, so that which draws are redone does not depend on
+        # the answer (a comparison's answer "my mother" named by the other part's
+        # question would otherwise make "the same" and "never told" the usual answers)
+        return None
     if len({m[0] for m in a.mentions + b.mentions}) > 1:
         return None  # distractors said of people of two other lives: the noise is one life
     if bool(_said(a)) != bool(_said(b)):
@@ -104,14 +110,16 @@ def hybrid(
         params={"parts": [_part(a), _part(b)]},
         answer_value=[a.answer_value, b.answer_value],
         mentions=a.mentions + b.mentions,
+        told=a.told + b.told,
+        said=a.said + b.said,
         hearsay=a.hearsay + b.hearsay,
     )
 
 
 def _said(d: Draft) -> set[str]:
-    """The part's distractors that its trajectory states (said of other people, first
-    after the answer; or repeated as hearsay)."""
-    return {*d.options[1 : 1 + len(d.mentions)], *d.hearsay}
+    """The part's distractors that its trajectory states (other entities' values, said
+    of other people, or repeated as hearsay)."""
+    return {*d.said, *d.hearsay}
 
 
 def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:
@@ -134,7 +142,7 @@ def _names(question: str, answer: str) -> bool:
 def _overlap(a: Draft, b: Draft) -> bool:
     """Whether ``a`` withholds a fact that ``b`` tells (the user's scenario shares the
     people of the roles scenario)."""
-    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives)})
+    return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives, *b.told)})
 
 
 def _part(d: Draft) -> dict[str, object]:

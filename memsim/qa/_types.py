@@ -65,6 +65,12 @@ class Draft:
     """Facts of another life (profile id, entity id, attribute) that the trajectory
     states as noise: distractors said about other people, so that the answer is not
     the only option the conversation mentions."""
+    told: tuple[FactRef, ...] = ()
+    """Facts stated as filler because their values are distractors (the people of the
+    user's life beside a question about the user, who has no look-alike of a kind)."""
+    said: tuple[str, ...] = ()
+    """Distractors the trajectory states (values of the hard negatives, of the people
+    of ``mentions``): the conversation mentions them as it mentions the answer."""
     hearsay: tuple[str, ...] = ()
     """Distractors (sentences: opinions, descriptions) the user repeats as said by
     someone else (the locale's ``hearsay``)."""

@@ -71,7 +71,8 @@ def abstention(
         return None
     # distractors said about people of another life, so that "the option the
     # conversation mentions" is no cue (the gold of an answerable question is told)
-    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
+    mates = [e for e in others(group, entity) if attr in e.facts]  # the hard negatives
+    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
     values = ctx.value_options(entity, attr, rng, given, said)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
     if values is None or not told:
@@ -97,12 +98,13 @@ def abstention(
         evidence=(ctx.ref(entity, other if untold else attr),),
         # the other fact is told either way, so told facts do not mark the outcome
         negatives=(() if untold else (ctx.ref(entity, other),))
-        + tuple(ctx.ref(e, attr) for e in others(group, entity) if attr in e.facts),
+        + tuple(ctx.ref(e, attr) for e in mates),
         withheld=tuple(withheld) if untold else (),
         transform="never_told" if untold else "identity",
         params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},
         answer_value="never_told" if untold else entity.facts[attr].value,
         mentions=mentions,
+        said=ctx.said_options(options, said, mentions),
         hearsay=ctx.hearsay(
             entity, attr, [o for o in options if o != never] if not untold else options, said
         ),

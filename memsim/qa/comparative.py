@@ -3,11 +3,11 @@
 Guarantees: the outcome is computed from the profile (categorical values compare by
 their declared order, dates by the calendar); the four options are the first entity,
 the second, "the same" and "you never told me both", so every option can be right,
-and the target outcome is drawn uniformly before a pair that realises it is searched
-for, drawing pairs again until one is kept, so each outcome is the answer about a
-quarter of the time (the audit's ``outcome_shares`` measures it); "first" and "second"
-are kept in proportion to how unlikely they are given who the question names (the
-pool's distribution), so the names do not tell which is higher.
+and a target outcome (uniform) and a pair are drawn together until a pair that
+realises the outcome is kept, so each outcome is the answer about a quarter of the time
+(the audit's ``outcome_shares`` measures it); every outcome is kept in proportion to how
+unlikely it is given who the question names and what it compares (the pool's
+distribution), so neither the names nor the attribute tell which outcome is right.
 For "never told", the second entity's fact is withheld: it appears in no message.
 """
 
@@ -23,8 +23,12 @@ from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
 OUTCOMES = ("first", "second", "same", "unknown")
-DRAWS = 64
+DRAWS = 256
 """Draws of a (pair, attribute) for the wanted outcome before giving it up."""
+MIN_SHARE = 0.1
+"""A question whose least likely outcome (often a tie) has a smaller chance than this,
+given who it names and what it compares, is not asked when the profile has another:
+kept as rarely as that outcome, the error of its estimate would show in the shares."""
 
 
 def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
@@ -34,8 +38,11 @@ def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
     return "first" if x > y else "second" if y > x else "same"
 
 
-def order_share(ctx: QAContext, a: Entity, b: Entity, attr: str) -> tuple[float, float] | None:
-    """(P(first higher), P(second higher)) for entities named like a and b, in the pool."""
+def order_share(
+    ctx: QAContext, a: Entity, b: Entity, attr: str
+) -> tuple[float, float, float] | None:
+    """(P(first higher), P(second higher), P(the same)) for entities named like a and b,
+    in the pool."""
     members = []
     for e in (a, b):
         given = ctx.revealed(e, ctx.naming(e), attr)
@@ -48,25 +55,38 @@ def order_share(ctx: QAContext, a: Entity, b: Entity, attr: str) -> tuple[float,
         share = None
         if pairs is not None:
             keys = [(ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)) for x, y in pairs]
-            share = (
-                sum(x > y for x, y in keys) / len(keys),
-                sum(y > x for x, y in keys) / len(keys),
-            )
+            first = sum(x > y for x, y in keys) / len(keys)
+            second = sum(y > x for x, y in keys) / len(keys)
+            share = (first, second, max(0.0, 1 - first - second))
         ctx.pool.memo[key] = share
     return ctx.pool.memo[key]  # type: ignore[no-any-return]
 
 
 def _balanced(
-    ctx: QAContext, a: Entity, b: Entity, attr: str, wanted: str, rng: np.random.Generator
+    ctx: QAContext,
+    a: Entity,
+    b: Entity,
+    attr: str,
+    wanted: str,
+    rng: np.random.Generator,
+    floor: float = 0.0,
 ) -> bool:
-    """Keep a "first" / "second" outcome with probability min(P1, P2) / P(wanted), the
-    probabilities given who the question names: which of the two is higher is then a coin
-    flip given the question ("my grandmother or my younger sister: who is older?" is
-    asked only as often as its rare reverse)."""
+    """Keep a draw whose outcome is ``wanted`` with probability m / P(wanted), m the
+    least of P(first), P(second) and P(same) given who the question names and what it
+    compares, and an "unknown" one with probability m (over the pairs that do not tie,
+    whose withheld value no message says): every outcome is then kept
+    equally often for every such question ("my grandmother or my younger sister: who
+    is older?" is asked only as often as its rare reverse; "who has more education?",
+    where ties are common, says "the same" no more often than heights that rarely tie)."""
     share = order_share(ctx, a, b, attr)
-    if share is None or min(share) == 0:
+    if share is None or min(share) <= 0 or min(share) < floor:
         return False
-    return bool(rng.random() < min(share) / share[0 if wanted == "first" else 1])
+    least = min(share)
+    if wanted == "unknown":
+        # a tie is never asked as "unknown": the first entity's message would say the
+        # withheld value (and the draw be redone), so the others make up for it
+        return compare(ctx, a, b, attr) != "same" and bool(rng.random() < least / (1 - share[2]))
+    return bool(rng.random() < least / share[OUTCOMES.index(wanted)])
 
 
 @qa_kind("comparative", ("roles", "events", "user"))
@@ -77,7 +97,6 @@ def comparative(
     group = ctx.with_user(profile) if scenario == "user" else ctx.group(profile, scenario)
     if len(group) < 2:
         return None
-    wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
     candidates = [
         (a, b, attr)
         for a, b in itertools.permutations(group, 2)
@@ -87,17 +106,23 @@ def comparative(
         and ctx.ordered(a, attr)
         and ctx.comparable((a, b), attr)
         and attr in ctx.askable(b)
-        and (wanted == "unknown" or compare(ctx, a, b, attr) == wanted)
         and (scenario != "user" or (b.scenario == "user" and a.scenario != "user"))
     ]
-    if not candidates:
-        return None
-    # draw again (with replacement) until the balancing keeps one: returning None here
-    # would let the caller draw another outcome, and the outcomes that balancing rejects
-    # most ("first", "second") would end up rarer than "same" and "never told"
-    for _ in range(DRAWS):
+    # the outcome and the (pair, attribute) are drawn together, again and again, until
+    # the balancing keeps a draw whose pair realises the outcome. Drawing the outcome
+    # once and then looking for a pair that realises it would tie the outcome to the
+    # attribute ("the same" would mostly be asked about education, where ties are
+    # common); so would giving up (the caller draws again, other outcomes in hand)
+    # questions whose rarest outcome is too rare are kept too seldom for its chance to
+    # be estimated well (a profile that has no other is asked its best one)
+    shares = [order_share(ctx, a, b, attr) for a, b, attr in candidates]
+    least = [min(share) if share else 0.0 for share in shares]
+    floor = MIN_SHARE if any(x >= MIN_SHARE for x in least) else 0.0
+    for _ in range(DRAWS if candidates else 0):
+        wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
         a, b, attr = candidates[int(rng.integers(len(candidates)))]
-        if wanted not in ("first", "second") or _balanced(ctx, a, b, attr, wanted, rng):
+        realised = wanted == "unknown" or compare(ctx, a, b, attr) == wanted
+        if realised and _balanced(ctx, a, b, attr, wanted, rng, floor):
             break
     else:
         return None
@@ -117,6 +142,7 @@ def comparative(
     }
     options = [text[wanted], *(text[o] for o in OUTCOMES if o != wanted)]
     withheld = (ctx.ref(b, attr),) if wanted == "unknown" else ()
+    hidden = ctx.display(b, attr) if wanted == "unknown" else None
     evidence = (ctx.ref(a, attr),) if wanted == "unknown" else (ctx.ref(a, attr), ctx.ref(b, attr))
     return Draft(
         kind="comparative",
@@ -125,8 +151,11 @@ def comparative(
         answer=options[0],
         options=tuple(options),
         evidence=evidence,
+        # a look-alike saying the withheld value would say it (then the draw is redone)
         negatives=tuple(
-            ctx.ref(e, attr) for e in others(group, a) if e.id != b.id and attr in e.facts
+            ctx.ref(e, attr)
+            for e in others(group, a)
+            if e.id != b.id and attr in e.facts and ctx.display(e, attr) != hidden
         ),
         withheld=withheld,
         transform="compare",

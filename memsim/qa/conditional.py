@@ -42,7 +42,8 @@ def conditional(
     given = ctx.revealed(entity, [cond], target)  # named by the condition alone
     if given is None or not ctx.accept(entity, target, rng, given):
         return None
-    said, mentions = ctx.said_of_others(profile, entity, target, rng, given, avoid=cond)
+    told = [e for e in rivals if target in e.facts]  # hard negatives: their values are said
+    said, mentions = ctx.said_of_others(profile, entity, target, rng, given, avoid=cond, told=told)
     options = ctx.value_options(entity, target, rng, given, said)
     if options is None:
         return None
@@ -70,5 +71,6 @@ def conditional(
         },
         answer_value=entity.facts[target].value,
         mentions=mentions,
+        said=ctx.said_options(options, said, mentions),
         hearsay=ctx.hearsay(entity, target, options, said),
     )

@@ -70,7 +70,10 @@ def knowledge_update(
         date=day_text(ctx, since(fact, k)),
     )
     ref = ctx.ref(entity, attr)
-    plain, timed = negatives(ctx, group, entity, attr, span, EXPLICIT, rng)
+    # the hard negatives tell their changes explicitly as often as this history does
+    # (a "before" question's change is always told): the telling marks no role
+    explicit = told[1:].count("change") / (n - 1)
+    plain, timed = negatives(ctx, group, entity, attr, span, explicit, rng)
     params: dict[str, object] = {"entity": entity.id, "attribute": attr, "form": form}
     if form == "before":
         params["change"] = k

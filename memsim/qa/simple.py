@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from memsim.profile import Profile
-from memsim.qa._context import USER_TOO, QAContext, others
+from memsim.qa._context import USER_TOO, QAContext
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
@@ -36,7 +36,8 @@ def simple(
     given = ctx.revealed(entity, ctx.naming(entity), attr)
     if given is None or not ctx.accept(entity, attr, rng, given):
         return None
-    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
+    told = ctx.mates(profile, group, entity, attr)  # the hard negatives
+    said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=told)
     options = ctx.value_options(entity, attr, rng, given, said)
     if options is None:
         return None
@@ -51,10 +52,12 @@ def simple(
         answer=options[0],
         options=tuple(options),
         evidence=(ctx.ref(entity, attr),),
-        negatives=tuple(ctx.ref(e, attr) for e in others(group, entity) if attr in e.facts),
+        negatives=tuple(ctx.ref(e, attr) for e in told if e.scenario == entity.scenario),
+        told=tuple(ctx.ref(e, attr) for e in told if e.scenario != entity.scenario),
         transform="identity",
         params={"entity": entity.id, "attribute": attr},
         answer_value=entity.facts[attr].value,
         mentions=mentions,
+        said=ctx.said_options(options, said, mentions),
         hearsay=ctx.hearsay(entity, attr, options, said),
     )

@@ -24,7 +24,7 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +32,7 @@ import numpy as np
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import QA_KINDS, Draft, Message, QAContext, planned_scenarios
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
+from memsim.trajectory._changes import change_text, tells_change
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
@@ -77,7 +78,12 @@ def build_trajectory(
     times = _clock(ctx, profile, draft, units, rng)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
-        text = unit.text if unit.text is not None else ctx.verbalizer.message(unit.facts, when, rng)
+        if unit.text is not None:
+            text = unit.text
+        elif tells_change(unit.role, unit.facts, when, rng):
+            text = change_text(ctx, unit.facts[0][0], unit.facts[0][1], when, rng)
+        else:
+            text = ctx.verbalizer.message(unit.facts, when, rng)
         messages.append(
             Message(
                 mid=mid,
@@ -103,9 +109,12 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
 
     evidence = list(dict.fromkeys(f.id for f in draft.evidence))
     negatives = [f for f in dict.fromkeys(n.id for n in draft.negatives) if f not in evidence]
-    used = set(evidence) | set(negatives) | {w.id for w in draft.withheld}
+    # facts whose values are distractors, stated as filler (not look-alikes of the asked one)
+    told = [f for f in dict.fromkeys(t.id for t in draft.told) if f not in evidence + negatives]
+    used = set(evidence) | set(negatives) | set(told) | {w.id for w in draft.withheld}
     units = [_Unit("evidence", (lookup(f),)) for f in evidence]
     units += [_Unit("negative", (lookup(f),)) for f in negatives]
+    units += [_Unit("filler", (lookup(f),)) for f in told]
 
     low, high = MESSAGES_PER_TRAJECTORY
     if draft.scenario == "hybrid":
@@ -153,12 +162,17 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     if key in ctx.pool.memo:
         return ctx.pool.memo[key]  # type: ignore[no-any-return]
     rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
-    asked: Counter[tuple[str, str]] = Counter()
+    asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
     lives = ctx.noise_profiles[:RATE_DRAFTS]
     for name in QA_KINDS.names():
         kind = QA_KINDS.get(name)
-        for scenario in planned_scenarios(ctx.schema, name):  # as the plan asks them
+        # as the plan asks them: a kind's questions are split evenly over the scenarios
+        # the schema lets it ask, so a draft of a kind with many scenarios stands for
+        # fewer questions
+        scenarios = planned_scenarios(ctx.schema, name)
+        share = 1 / max(len(scenarios), 1)
+        for scenario in scenarios:
             for life in lives:
                 draft = next(
                     (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
@@ -166,7 +180,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                 if draft is None:
                     continue
                 for f in draft.evidence:
-                    asked[(life.entity(f.entity).kind, f.attribute)] += 1
+                    # a history is told in as many messages as it has values
+                    told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
+                    asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
                 for e in life.entities:
                     for attr in e.facts:
                         said[(e.kind, attr)] += 1

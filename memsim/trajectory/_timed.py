@@ -23,15 +23,19 @@ import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import Draft, Message, QAContext
+from memsim.qa._history import statements as history_statements
 from memsim.trajectory._build import (
+    CHIT_CHAT,
     MESSAGES_PER_TRAJECTORY,
+    RATE_FLOOR,
     WAKING,
     _iso,
     _pair_some,
     _place,
     _Unit,
+    evidence_rates,
 )
-from memsim.verbalize import render_date
+from memsim.trajectory._changes import change_text, tells_change
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,9 @@ class _Timed:
     unit: _Unit
     start: dt.datetime
     end: dt.datetime
-    told: str = "plain"
+    told: str | None = None
+    """``plain`` or ``change`` when the question decided how the fact is told; None for
+    the others (a filler fact tells its change as often as the evidence does)."""
 
 
 def build_timed_trajectory(
@@ -56,9 +62,11 @@ def build_timed_trajectory(
         unit = item.unit
         if unit.text is not None:
             text = unit.text
-        elif item.told == "change" or _tells_change(unit, when, rng):
+        elif item.told == "change" or (
+            item.told is None and tells_change(unit.role, unit.facts, when, rng)
+        ):
             entity, fact = unit.facts[0]
-            text = _change_text(ctx, entity, fact, when, rng)
+            text = change_text(ctx, entity, fact, when, rng)
         else:
             text = ctx.verbalizer.message(unit.facts, when, rng)
         messages.append(
@@ -98,10 +106,6 @@ def _timed_units(
     plain = [_Unit("evidence", (lookup(f),)) for f in evidence]
     plain += [_Unit("negative", (lookup(f),)) for f in negatives]
     used = stated | set(evidence) | set(negatives) | {w.id for w in draft.withheld}
-    low, high = MESSAGES_PER_TRAJECTORY
-    total = int(rng.integers(low, high + 1))
-    chit_chat = int(rng.integers(1, 3))
-    n_filler = max(1, total - len(out) - len(plain) - chit_chat)
     # filler never speaks of an event already past when the trajectory begins (event
     # times are said as plans)
     spare = [
@@ -111,16 +115,75 @@ def _timed_units(
         if f.id not in used
         and not (f.type == "datetime" and dt.datetime.fromisoformat(str(f.value)) <= begin)
     ]
-    for i in rng.permutation(len(spare))[:n_filler]:
-        plain.append(_Unit("filler", (spare[i],)))
+    decoys = _decoy_histories(ctx, draft, spare, begin, asked, rng)
+    told_ids = {t.unit.facts[0][1].id for t in decoys}
+    spare = [(e, f) for e, f in spare if f.id not in told_ids]
+    low, high = MESSAGES_PER_TRAJECTORY
+    total = int(rng.integers(low, high + 1))
+    chit_chat = int(rng.random() < CHIT_CHAT)
+    n_filler = min(len(spare), max(1, total - len(out) - len(decoys) - len(plain) - chit_chat))
+    if n_filler:
+        # in proportion to how often each kind of fact is evidence (as in every
+        # trajectory), so that what a message is about does not mark it
+        rates = evidence_rates(ctx)
+        weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+        for i in rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum()):
+            plain.append(_Unit("filler", (spare[int(i)],)))
     plain = _pair_some(plain, rng)
     lines = ctx.loc.chit_chat
     plain += [
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
-    timed = out + [_Timed(u, begin, asked) for u in plain]
+    timed = out + decoys + [_Timed(u, begin, asked) for u in plain]
     return [_before_events(t) for t in timed]
+
+
+DECOY_HISTORIES = 3
+"""Value histories a trajectory tells beside the evidence's, counting the hard
+negatives' (other facts that changed, told step by step as filler)."""
+
+
+def _decoy_histories(
+    ctx: QAContext,
+    draft: Draft,
+    spare: list[tuple[Entity, Fact]],
+    begin: dt.datetime,
+    asked: dt.datetime,
+    rng: np.random.Generator,
+) -> list[_Timed]:
+    """Filler that tells other changing facts value by value, each change explicitly as
+    often as the evidence's are, so that a history told step by step, and a change said
+    explicitly, do not mark the evidence: up to ``DECOY_HISTORIES`` histories less the
+    hard negatives' (none when the evidence tells no history)."""
+    evidence = [s for s in draft.statements if s.role == "evidence"]
+    if len(evidence) < 2:
+        return []
+    negatives = {s.fact.id for s in draft.statements if s.role == "negative"}
+    want = DECOY_HISTORIES - len(negatives)
+    stamps = (_iso(begin + dt.timedelta(hours=1)), _iso(asked - dt.timedelta(hours=1)))
+    changing = [
+        (e, f)
+        for e, f in spare
+        if any(s.since is not None and stamps[0] < s.since < stamps[1] for s in f.history[1:])
+    ]
+    if want <= 0 or not changing:
+        return []
+    explicit = sum(s.told == "change" for s in evidence[1:]) / (len(evidence) - 1)
+    # the evidence's own scenario first (the user's other facts that changed, for a
+    # question about the user), so that decoys speak of whom the evidence speaks of
+    shuffled = [changing[int(i)] for i in rng.permutation(len(changing))]
+    shuffled.sort(key=lambda ef: ef[0].scenario != draft.scenario)
+    out = []
+    for entity, fact in shuffled[:want]:
+        told = ["change" if rng.random() < explicit else "plain" for _ in fact.history]
+        steps = history_statements(
+            ctx.ref(entity, fact.attribute), fact, (begin, asked), told, "filler"
+        )
+        for s in steps:
+            window = (dt.datetime.fromisoformat(s.start), dt.datetime.fromisoformat(s.end))
+            out.append(_Timed(_Unit("filler", ((entity, fact),)), *window, s.told))
+    return out
 
 
 def _before_events(item: _Timed) -> _Timed:
@@ -136,40 +199,6 @@ def _before_events(item: _Timed) -> _Timed:
         return item
     cap = min(events) - dt.timedelta(minutes=1)
     return replace(item, end=min(item.end, cap)) if cap > item.start else item
-
-
-OTHERS_TOLD_AS_CHANGE = 0.5
-"""Chance that a hard negative or a filler fact that changed before its message tells
-the change explicitly too, so that the way a change is told does not mark evidence."""
-
-
-def _tells_change(unit: _Unit, when: dt.datetime, rng: np.random.Generator) -> bool:
-    if unit.role not in ("negative", "filler") or len(unit.facts) != 1:
-        return False
-    stamp = _iso(when)
-    history = unit.facts[0][1].history
-    if not any(s.since is not None and s.since <= stamp for s in history[1:]):
-        return False
-    return bool(rng.random() < OTHERS_TOLD_AS_CHANGE)
-
-
-def _change_text(
-    ctx: QAContext, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator
-) -> str:
-    """The change that brought the value in force at ``when``, said explicitly."""
-    stamp = _iso(when)
-    step = [s for s in fact.history[1:] if s.since is not None and s.since <= stamp][-1]
-    assert step.since is not None
-    change = ctx.attribute(entity, fact.attribute).changes
-    cause = change.said.get(ctx.loc.code, change.cause) if change else str(step.cause)
-    template = ctx.choose(ctx.loc.history.change_told, rng)
-    day = dt.datetime.fromisoformat(step.since).date()
-    text = template.format(
-        sentence=ctx.verbalizer.sentence(entity, fact, when, rng),
-        cause=cause,
-        date=render_date(day, ctx.loc),
-    )
-    return ctx.loc.cap(text)
 
 
 def _draw_times(timed: list[_Timed], rng: np.random.Generator) -> list[dt.datetime]:

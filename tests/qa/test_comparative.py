@@ -1,5 +1,6 @@
 """Comparisons are not asked in their predictable direction more often than in the
-reverse one: which of the two named entities is higher is a coin flip given the names."""
+reverse one, nor about ties where ties are common more often than elsewhere: given who
+the question names and what it compares, every outcome is as likely to be the answer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from memsim.qa import make_context
-from memsim.qa.comparative import _balanced, order_share
+from memsim.qa.comparative import OUTCOMES, _balanced, comparative, compare, order_share
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 
@@ -48,8 +49,35 @@ def test_the_predictable_direction_is_kept_only_as_often_as_the_reverse() -> Non
         for p in ProfileSampler(ctx.net).profiles(12, 0, 400)
         if p.entity("colleague[0]").facts["relation"].value == "boss"
     )
-    share = order_share(ctx, mother, boss, "height")
+    share = order_share(ctx, mother, boss, "education")
     assert share is not None and min(share) > 0.1
-    for wanted, p in (("first", share[0]), ("second", share[1])):
-        kept = sum(_balanced(ctx, mother, boss, "height", wanted, rng) for _ in range(4000)) / 4000
+    for wanted, p in (("first", share[0]), ("second", share[1]), ("same", share[2])):
+        kept = (
+            sum(_balanced(ctx, mother, boss, "education", wanted, rng) for _ in range(4000)) / 4000
+        )
         assert abs(kept - min(share) / p) < 0.03, (wanted, kept, share)
+    # "never told both" is kept as often over the pairs that do not tie (a tie's first
+    # message would say the withheld value)
+    kept = sum(_balanced(ctx, mother, boss, "education", "unknown", rng) for _ in range(4000))
+    if compare(ctx, mother, boss, "education") == "same":
+        assert kept == 0
+    else:
+        assert abs(kept / 4000 - min(share) / (1 - share[2])) < 0.03
+
+
+def test_the_outcome_does_not_depend_on_what_is_compared() -> None:
+    """ "They are the same" is not mostly the answer about education (where ties are
+    common): each attribute's questions have every outcome about a quarter of the time."""
+    ctx = make_context(load_schema(ROOT / "schemas" / "daily_life.en.yaml"), 0)
+    rng = np.random.default_rng(3)
+    by_attr: dict[str, list[str]] = {}
+    for profile in ProfileSampler(ctx.net).profiles(5, 0, 800):
+        draft = comparative(ctx, profile, "roles", rng)
+        if draft is not None:
+            by_attr.setdefault(draft.params["attribute"], []).append(draft.params["outcome"])
+    counted = {a: o for a, o in by_attr.items() if len(o) >= 200}
+    assert counted, by_attr.keys()
+    for attr, outcomes in counted.items():
+        for outcome in OUTCOMES:
+            share = outcomes.count(outcome) / len(outcomes)
+            assert abs(share - 0.25) < 0.08, (attr, outcome, share, len(outcomes))

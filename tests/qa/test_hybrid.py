@@ -37,14 +37,21 @@ def test_a_part_that_says_the_other_parts_answer_is_redrawn() -> None:
     assert hybrid(kind, CTX, None, np.random.default_rng(0)) is None  # type: ignore[arg-type]
 
 
-def test_otherwise_the_parts_are_joined() -> None:
+def test_a_part_whose_distractor_the_other_names_is_redrawn_too() -> None:
+    """Which draws are redone must not depend on the answer: redoing only those whose
+    answer is named would make the unnamed options ("the same", "never told") the usual
+    answers of hybrid comparisons."""
     aunt = ("Where does my aunt work?", ("Boston", "Shanghai", "Denver", "Austin"))
+    kind = kind_of({"events": EVENT, "roles": aunt})
+    assert hybrid(kind, CTX, None, np.random.default_rng(0)) is None  # type: ignore[arg-type]
+
+
+def test_otherwise_the_parts_are_joined() -> None:
+    aunt = ("Where does my aunt work?", ("Boston", "Miami", "Denver", "Austin"))
     kind = kind_of({"events": EVENT, "roles": aunt})
     made = hybrid(kind, CTX, None, np.random.default_rng(0))  # type: ignore[arg-type]
     assert made is not None and made.scenario == "hybrid"
     assert set(made.answer.split("; ")) == {"500 people", "Boston"}
-    # a distractor may be named: it gives nothing away
-    assert "Shanghai" in made.question
 
 
 def test_wrong_parts_are_paired_at_random() -> None:
