@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
-from memsim.qa import QA_KINDS, Draft, Message, QAContext, planned_scenarios
+from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, Message, QAContext, planned_scenarios
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.verbalize import value_at
@@ -165,7 +165,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
     lives = ctx.noise_profiles[:RATE_DRAFTS]
-    for name in QA_KINDS.names():
+    # the user's filler stands beside evidence the user says: kinds whose evidence the
+    # assistant says (made for histories only) take no part
+    for name in (n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS):
         kind = QA_KINDS.get(name)
         # as the plan asks them: a kind's questions are split evenly over the scenarios
         # the schema lets it ask, so a draft of a kind with many scenarios stands for
