@@ -14,9 +14,10 @@ LAZY = ("memsim.cli._audit", "memsim.cli._bench", "memsim.cli._export", "memsim.
 
 
 def test_importing_the_cli_imports_no_subcommand_module() -> None:
-    code = "import json, sys, memsim.cli; print(json.dumps(sorted(m for m in sys.modules if m.startswith('memsim.')))); "
-    code += (
-        "print(sorted(m for m in sys.modules if m in ('numpy', 'memsim.bench', 'memsim.schema'))))"
+    code = (
+        "import json, sys, memsim.cli\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('memsim.'))))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m in ('numpy', 'memsim.schema'))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
