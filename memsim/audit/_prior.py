@@ -28,6 +28,7 @@ from memsim.audit._columns import VECTORISED, Pairs
 from memsim.audit._context import AuditContext
 from memsim.audit._derive import DerivationError, entity_ids, reference_time, remap
 from memsim.audit._framework import dataset_check
+from memsim.audit._lean import LEAN
 from memsim.audit._sample import FAST, GROUP_TRANSFORMS, Sample
 from memsim.audit._shortcuts import Accuracy, credit, report_excess
 from memsim.audit._text import fold, squash
@@ -183,7 +184,7 @@ class OptionPrior:
     ) -> Counter[Any]:
         """The answer re-derived on each sample profile (what the columns cannot do)."""
         counts: Counter[Any] = Counter()
-        fast = FAST.get(transform)
+        fast, lean = FAST.get(transform), LEAN.get(transform)
         # most sample profiles map the entities alike: remap once per distinct mapping
         # (neither the shortcuts nor the transforms change their params)
         remapped: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
@@ -194,11 +195,17 @@ class OptionPrior:
             try:
                 if fast is not None:
                     value = fast(self.d, other, these)
+                elif lean is not None:
+                    value = lean(self.d, other, these, when)
                 else:
                     found = derive(self.d, other, transform, these, frozenset(), when)
                     value = _hashable(found.value)
             except (DerivationError, KeyError):
                 continue
+            except (TypeError, IndexError):
+                if lean is None:
+                    raise  # derive() turns them into DerivationError; the shortcuts do not
+                continue  # as derive() would have
             counts[value] += 1
         return counts
 
