@@ -24,9 +24,11 @@ import json
 from collections import Counter
 from typing import Any
 
+from memsim.audit._columns import VECTORISED, Pairs
 from memsim.audit._context import AuditContext
 from memsim.audit._derive import DerivationError, entity_ids, reference_time, remap
 from memsim.audit._framework import dataset_check
+from memsim.audit._lean import LEAN
 from memsim.audit._sample import FAST, GROUP_TRANSFORMS, Sample
 from memsim.audit._shortcuts import Accuracy, credit, report_excess
 from memsim.audit._text import fold, squash
@@ -170,25 +172,41 @@ class OptionPrior:
         key = json.dumps([transform, params, named], sort_keys=True, default=str)
         counts = self.cache.get(key)
         if counts is None:
-            counts = Counter()
-            fast = FAST.get(transform)
-            # most sample profiles map the entities alike: remap once per distinct mapping
-            # (neither the shortcuts nor the transforms change their params)
-            remapped: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
-            for other, mapping in sample.mappings(named):
-                these = remapped.get(tuple(mapping.items()))
-                if these is None:
-                    these = remapped[tuple(mapping.items())] = remap(params, mapping)
-                try:
-                    if fast is not None:
-                        value = fast(self.d, other, these)
-                    else:
-                        found = derive(self.d, other, transform, these, frozenset(), when)
-                        value = _hashable(found.value)
-                except (DerivationError, KeyError):
-                    continue
-                counts[value] += 1
+            pairs = sample.mappings(named)
+            columns = sample.columns() if transform in VECTORISED else None
+            found = None if columns is None else columns.counts(transform, params, pairs)
+            counts = found if found is not None else self._each(transform, params, pairs, when)
             self.cache[key] = counts
+        return counts
+
+    def _each(
+        self, transform: str, params: dict[str, Any], pairs: Pairs, when: dt.datetime
+    ) -> Counter[Any]:
+        """The answer re-derived on each sample profile (what the columns cannot do)."""
+        counts: Counter[Any] = Counter()
+        fast, lean = FAST.get(transform), LEAN.get(transform)
+        # most sample profiles map the entities alike: remap once per distinct mapping
+        # (neither the shortcuts nor the transforms change their params)
+        remapped: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
+        for other, mapping in pairs:
+            these = remapped.get(tuple(mapping.items()))
+            if these is None:
+                these = remapped[tuple(mapping.items())] = remap(params, mapping)
+            try:
+                if fast is not None:
+                    value = fast(self.d, other, these)
+                elif lean is not None:
+                    value = lean(self.d, other, these, when)
+                else:
+                    found = derive(self.d, other, transform, these, frozenset(), when)
+                    value = _hashable(found.value)
+            except (DerivationError, KeyError):
+                continue
+            except (TypeError, IndexError):
+                if lean is None:
+                    raise  # derive() turns them into DerivationError; the shortcuts do not
+                continue  # as derive() would have
+            counts[value] += 1
         return counts
 
     def _sample(self) -> Sample:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memsim.audit._columns import Columns
 from memsim.audit._context import AuditContext
 from memsim.audit._derive import Deriver
 from memsim.audit._faithful import refer_fields
@@ -44,6 +45,13 @@ class Sample:
         self._mappings: dict[str, list[tuple[Profile, dict[str, str]]]] = {}
         self._revealed: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[str]] = {}
         self._tables: dict[tuple[str, tuple[str, ...]], list[dict[tuple[str, ...], list[str]]]] = {}
+        self._columns: Columns | None = None
+
+    def columns(self) -> Columns:
+        """The sample in columns (built on first use)."""
+        if self._columns is None:
+            self._columns = Columns(self.d, self.profiles)
+        return self._columns
 
     def revealed(self, entity: Entity, attrs: list[str] | None, asked: list[str]) -> list[str]:
         """The discrete attributes of ``entity`` a question reveals by naming it with

@@ -10,12 +10,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from memsim._io import OutputExistsError, OutputWriteError
-from memsim.schema import Schema, SchemaError, load_schema
+
+if TYPE_CHECKING:
+    from memsim.schema import Schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 BAD_INPUT = 2
@@ -35,6 +37,7 @@ def user_errors() -> Iterator[None]:
     with the file, the record and the field)."""
     from memsim._registry import UnknownPluginError
     from memsim.graph import MissingExtraError
+    from memsim.schema import SchemaError
 
     try:
         yield
@@ -58,6 +61,8 @@ def user_errors() -> Iterator[None]:
 
 
 def load(path: str) -> Schema:
+    from memsim.schema import load_schema
+
     with user_errors():
         return load_schema(path)
 

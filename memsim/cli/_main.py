@@ -16,8 +16,6 @@ import click
 from memsim import __version__
 from memsim._io import atomic_write_bytes, check_writable, dumps
 from memsim._shard import SHARD_KEY, parse_shard
-from memsim.cli._audit import audit_cmd
-from memsim.cli._bench import bench_cmd
 from memsim.cli._common import (
     BAD_INPUT,
     MAX_WORKERS,
@@ -28,10 +26,8 @@ from memsim.cli._common import (
 )
 from memsim.cli._common import load as _load
 from memsim.cli._common import progress_bar as _progress
-from memsim.cli._export import export_cmd
+from memsim.cli._lazy import LazyGroup
 from memsim.cli._llm import accounting_lines, llm_options, rewrite_options
-from memsim.cli._merge import merge_cmd
-from memsim.schema import SchemaError, load_schema
 
 schema_option = click.option(
     "--schema",
@@ -42,7 +38,17 @@ schema_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=LazyGroup,
+    # imported when run or listed by --help (importing them all cost every command ~0.4 s)
+    lazy={
+        "audit": "memsim.cli._audit:audit_cmd",
+        "bench": "memsim.cli._bench:bench_cmd",
+        "export": "memsim.cli._export:export_cmd",
+        "merge": "memsim.cli._merge:merge_cmd",
+    },
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="memsim")
 def main() -> None:
     """Generate grounded memory-QA datasets from a Bayesian network of user profiles."""
@@ -60,7 +66,7 @@ def schema_validate(paths: tuple[str, ...]) -> None:
     """Load and check every PATH; print every problem as file:line:col."""
     from memsim.graph import BRNet
     from memsim.qa import plan_problems
-    from memsim.schema import schema_warnings
+    from memsim.schema import SchemaError, load_schema, schema_warnings
     from memsim.verbalize import schema_locale
 
     failed = 0
@@ -476,6 +482,7 @@ def _history_options(tokens: int | None, depth: str) -> Any:
 def ls_cmd(family: str | None) -> None:
     """List plugin families, or the plugins of FAMILY."""
     import memsim.audit
+    import memsim.bench
     import memsim.formats
     import memsim.llm
     import memsim.qa
@@ -493,9 +500,3 @@ def ls_cmd(family: str | None) -> None:
         fail(f"unknown plugin family '{family}' (known: {', '.join(sorted(REGISTRIES))})")
     for name in REGISTRIES[family].names():
         click.echo(name)
-
-
-main.add_command(audit_cmd)
-main.add_command(bench_cmd)
-main.add_command(export_cmd)
-main.add_command(merge_cmd)

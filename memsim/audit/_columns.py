@@ -1,0 +1,219 @@
+"""The option prior's sample in columns: per attribute, a (slot x profile) matrix of value
+codes and of sort-key ranks, so that the raw answers of the most frequent transforms
+(identity, compare, count) are computed for every sampled profile at once with numpy,
+instead of once per profile and question in Python.
+
+Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
+occurrence in sample order), as running :data:`memsim.audit._sample.FAST` on each
+(profile, mapping) pair and skipping those raising DerivationError or KeyError; whenever
+that cannot be shown from the columns (a value that is not hashable, keys that do not
+sort, a key raising anything else, several entity kinds in one slot) it returns None and
+the caller runs the per-profile path, so the result never differs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memsim.audit._derive import DerivationError, Deriver
+from memsim.audit._transforms import COMPARE
+from memsim.profile import Entity, Profile
+
+Codes = npt.NDArray[np.int64]
+Pairs = list[tuple[Profile, dict[str, str]]]
+COMPARED = ("first", "second", "same")
+VECTORISED = ("identity", "compare", "count")
+
+
+class Columns:
+    """The sample's facts by (slot, profile); the last slot row is "no such entity"."""
+
+    def __init__(self, d: Deriver, profiles: list[Profile]):
+        self.d, self.profiles = d, profiles
+        self.row = {id(p): i for i, p in enumerate(profiles)}
+        self.slots = {
+            sid: i
+            for i, sid in enumerate(dict.fromkeys(e.id for p in profiles for e in p.entities))
+        }
+        self.entities: list[list[Entity | None]] = [
+            [None] * len(profiles) for _ in range(len(self.slots) + 1)
+        ]
+        for r, p in enumerate(profiles):
+            for e in p.entities:  # the first of a repeated id wins, as in Profile.entity
+                cell = self.entities[self.slots[e.id]]
+                if cell[r] is None:
+                    cell[r] = e
+        self._codes: dict[str, tuple[Codes, list[Any]] | None] = {}
+        self._ranks: dict[str, tuple[Codes, list[Any]] | None] = {}
+        self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
+
+    def counts(self, transform: str, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+        """The raw answer's counts over ``pairs`` (from Sample.mappings), or None."""
+        if transform == "identity":
+            return self._identity(params, pairs)
+        if transform == "compare":
+            return self._compare(params, pairs)
+        if transform == "count":
+            return self._count(params, pairs)
+        return None
+
+    # --- the transforms ---------------------------------------------------------------
+    def _identity(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+        found = self.codes(str(params["attribute"]))
+        if found is None:
+            return None
+        matrix, values = found
+        rows, slots = self._pick(pairs, str(params["entity"]))
+        codes = matrix[slots, rows]
+        return _ordered(codes[codes >= 0], lambda c: values[c])
+
+    def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+        found = self.ranks(str(params["attribute"]))
+        if found is None:
+            return None
+        ranks = found[0]
+        rows, first = self._pick(pairs, str(params["first"]))
+        second = self._pick(pairs, str(params["second"]))[1]
+        x, y = ranks[first, rows], ranks[second, rows]
+        ok = (x >= 0) & (y >= 0)
+        x, y = x[ok], y[ok]
+        outcome = np.where(x > y, 0, np.where(y > x, 1, 2))
+        return _ordered(outcome, lambda c: COMPARED[c])
+
+    def _count(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+        attr, op, threshold = str(params["attribute"]), params["op"], params["threshold"]
+        entities = [str(e) for e in params["entities"]]
+        if not entities or (op != "eq" and op not in COMPARE):
+            return None
+        picked = [self._pick(pairs, e) for e in entities]
+        rows = picked[0][0]
+        tested: tuple[Codes, Codes] | None
+        if op == "eq":
+            found = self.codes(attr)
+            hit = None if found is None else [str(v) == str(threshold) for v in found[1]]
+            tested = None if hit is None else (_table([hit]), np.zeros(len(rows), np.int64))
+        else:
+            found = self.ranks(attr)
+            tested = self._test(attr, picked[0][1], rows, op, threshold)
+        if found is None or tested is None:
+            return None
+        table, which = tested
+        cells = np.stack([found[0][slots, rows] for _, slots in picked])
+        ok = (cells >= 0).all(axis=0) & (which >= 0)
+        number = table[which[ok], cells[:, ok]].sum(axis=0)
+        return _ordered(number, int)
+
+    def _test(
+        self, attr: str, slots: Codes, rows: Codes, op: str, threshold: Any
+    ) -> tuple[Codes, Codes] | None:
+        """Whether ``op`` holds against the threshold's key, per (table, key rank), and
+        each row's table: the threshold's key is the first entity's kind's (-1 when that
+        raises DerivationError: the per-profile path skips the profile)."""
+        found = self.ranks(attr)
+        if found is None:
+            return None
+        compare = COMPARE[op]
+        tables: dict[str, int] = {}
+        hits: list[list[bool]] = []
+        which = np.full(len(rows), -1, dtype=np.int64)
+        for i, (s, r) in enumerate(zip(slots.tolist(), rows.tolist(), strict=True)):
+            e = self.entities[s][r]
+            if e is None or attr not in e.facts:
+                continue
+            t = tables.get(e.kind)
+            if t is None:
+                try:
+                    limit = self.d.key(e, e.facts[attr], threshold)
+                    hits.append([bool(compare(k, limit)) for k in found[1]])
+                    t = len(hits) - 1
+                except DerivationError:
+                    t = -1
+                except Exception:  # it would be raised per profile too: let that path say so
+                    return None
+                tables[e.kind] = t
+            which[i] = t
+        return _table(hits), which
+
+    # --- the columns ------------------------------------------------------------------
+    def codes(self, attr: str) -> tuple[Codes, list[Any]] | None:
+        """(slot x profile) codes of the attribute's value (-1: no such fact), the values."""
+        if attr not in self._codes:
+            self._codes[attr] = self._build(attr, lambda e: e.facts[attr].value)
+        return self._codes[attr]
+
+    def ranks(self, attr: str) -> tuple[Codes, list[Any]] | None:
+        """(slot x profile) ranks of the value's sort key (-1: no fact, or no key), and
+        the distinct keys in order; None when the keys do not sort."""
+        if attr not in self._ranks:
+            self._ranks[attr] = self._build(attr, lambda e: self._key(e, attr), ranked=True)
+        return self._ranks[attr]
+
+    def _key(self, e: Entity, attr: str) -> Any:
+        fact = e.facts[attr]
+        try:
+            return self.d.key(e, fact, fact.value)
+        except DerivationError:
+            return _NO_KEY
+
+    def _build(self, attr: str, value: Any, ranked: bool = False) -> tuple[Codes, list[Any]] | None:
+        matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
+        index: dict[Any, int] = {}
+        try:
+            for s, cells in enumerate(self.entities):
+                for r, e in enumerate(cells):
+                    if e is not None and attr in e.facts:
+                        v = value(e)
+                        if v is not _NO_KEY:
+                            matrix[s, r] = index.setdefault(v, len(index))
+            values = list(index)
+            if ranked:
+                order = sorted(range(len(values)), key=lambda i: values[i])
+                rank = np.empty(len(values) + 1, dtype=np.int64)
+                rank[order] = np.arange(len(values))
+                rank[-1] = -1
+                matrix = rank[matrix]
+                values = [values[i] for i in order]
+        except Exception:  # not hashable, no order, a key that fails otherwise: per profile
+            return None
+        return matrix, values
+
+    def _pick(self, pairs: Pairs, eid: str) -> tuple[Codes, Codes]:
+        """Per pair, the profile's row and the slot the item's entity maps to."""
+        key = (id(pairs), eid)
+        hit = self._picks.get(key)
+        if hit is None:
+            missing = len(self.slots)
+            rows = np.array([self.row[id(p)] for p, _ in pairs], dtype=np.int64)
+            slots = np.array(
+                [self.slots.get(m.get(eid, eid), missing) for _, m in pairs], dtype=np.int64
+            )
+            hit = self._picks[key] = (rows, slots)
+        return hit
+
+
+class _NoKey:
+    """A value whose key raises DerivationError (the per-profile path skips it)."""
+
+
+_NO_KEY = _NoKey()
+
+
+def _table(hits: list[list[bool]]) -> Codes:
+    """Rows of 0/1 by code, with the "no fact" code (-1, the last column) 0."""
+    return np.array([[*h, False] for h in hits] or [[False]], dtype=np.int64)
+
+
+def _ordered(codes: Codes, label: Any) -> Counter[Any]:
+    """Counts of the codes keyed by their labels, in first-occurrence order."""
+    if not codes.size:
+        return Counter()
+    uniq, first, n = np.unique(codes, return_index=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    return Counter({label(int(uniq[i])): int(n[i]) for i in order})
+
+
+__all__ = ["VECTORISED", "Columns"]
