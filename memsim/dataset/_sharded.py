@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memsim._shard import SHARD_KEY
-from memsim.profile import read_manifest
+from memsim.profile import schema_manifest
 
 
 def card_title(name: str, version: str, seed: int) -> str:
@@ -30,12 +30,7 @@ def card_notes(locale: str) -> list[str]:
 def check_shard_profiles(folder: Path, schema_name: str, tids: range) -> dict[str, Any]:
     """The folder's manifest, as the whole run's (count: all profiles sampled), once it
     is shown to hold profiles ``tids`` sampled from the schema named ``schema_name``."""
-    manifest = read_manifest(folder)
-    name = manifest.get("schema", {}).get("name")
-    if name != schema_name:
-        raise ValueError(
-            f"{folder}: profiles were sampled from schema '{name}', not '{schema_name}'"
-        )
+    manifest = schema_manifest(folder, schema_name)
     start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
     if start > tids.start or start + count < tids.stop:
         raise ValueError(

@@ -8,6 +8,7 @@ from memsim.profile._store import (
     profile_file,
     read_manifest,
     read_profiles,
+    schema_manifest,
     write_profiles,
 )
 from memsim.profile._types import PROFILE_FORMAT, ChangeEvent, Entity, Fact, Profile, ValueStep
@@ -28,5 +29,6 @@ __all__ = [
     "read_manifest",
     "read_profile",
     "read_profiles",
+    "schema_manifest",
     "write_profiles",
 ]

@@ -75,15 +75,22 @@ def load_profile(folder: Path, index: int, schema: Schema | None = None) -> Prof
         ) from None
 
 
-def check_profiles(folder: Path, schema_name: str, needed: int) -> dict[str, Any]:
-    """The folder's manifest, once it is shown to hold profiles ``0..needed-1`` sampled
-    from the schema named ``schema_name``."""
+def schema_manifest(folder: Path, schema_name: str) -> dict[str, Any]:
+    """The folder's manifest, once it is shown to be of profiles sampled from the schema
+    named ``schema_name``."""
     manifest = read_manifest(folder)
     name = manifest.get("schema", {}).get("name")
     if name != schema_name:
         raise ValueError(
             f"{folder}: profiles were sampled from schema '{name}', not '{schema_name}'"
         )
+    return manifest
+
+
+def check_profiles(folder: Path, schema_name: str, needed: int) -> dict[str, Any]:
+    """The folder's manifest, once it is shown to hold profiles ``0..needed-1`` sampled
+    from the schema named ``schema_name``."""
+    manifest = schema_manifest(folder, schema_name)
     start, count = int(manifest.get("start", 0)), int(manifest.get("count", 0))
     if start != 0 or count < needed:
         raise ValueError(
