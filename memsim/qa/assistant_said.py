@@ -26,6 +26,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._context import SCENARIOS, QAContext, others
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.qa.simple import draw_fact
 
 KIND = "assistant_said"
 
@@ -37,17 +38,10 @@ def assistant_said(
     conv = ctx.loc.conversation
     if conv is None or not (conv.lookups and conv.found and conv.recalled):
         return None
-    group = ctx.group(profile, scenario)
-    if not group:
+    drawn = draw_fact(ctx, profile, scenario, rng)  # as a simple question draws it
+    if drawn is None:
         return None
-    entity = group[int(rng.integers(len(group)))]
-    attrs = ctx.askable(entity, "simple")
-    if not attrs:
-        return None
-    attr = attrs[int(rng.integers(len(attrs)))]
-    given = ctx.revealed(entity, ctx.naming(entity), attr)
-    if given is None or not ctx.accept(entity, attr, rng, given):
-        return None
+    group, entity, attr, given = drawn
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
     options = ctx.value_options(entity, attr, rng, given, said)
     if options is None:

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from memsim.profile import Profile
+from memsim.profile import Entity, Profile
 from memsim.qa._context import USER_TOO, QAContext
+from memsim.qa._pool import Given
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 
 
-@qa_kind("simple", USER_TOO)
-def simple(
+def draw_fact(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
-) -> Draft | None:
+) -> tuple[list[Entity], Entity, str, Given] | None:
+    """The fact a one-fact question asks: an entity of the scenario's group, one of its
+    askable attributes, and what naming the entity reveals, kept by the pool's
+    flattening (so answers come out uniform); None when this draw has none. Returns
+    (group, entity, attribute, given)."""
     group = ctx.group(profile, scenario)
     if not group:
         return None
@@ -36,6 +40,17 @@ def simple(
     given = ctx.revealed(entity, ctx.naming(entity), attr)
     if given is None or not ctx.accept(entity, attr, rng, given):
         return None
+    return group, entity, attr, given
+
+
+@qa_kind("simple", USER_TOO)
+def simple(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
+    drawn = draw_fact(ctx, profile, scenario, rng)
+    if drawn is None:
+        return None
+    group, entity, attr, given = drawn
     told = ctx.mates(profile, group, entity, attr)  # the hard negatives
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=told)
     options = ctx.value_options(entity, attr, rng, given, said)
