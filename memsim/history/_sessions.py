@@ -12,7 +12,7 @@ Guarantees:
   so the first turn of a session is often not a fact at all;
 - every user turn is followed by an assistant turn, one minute later; a task session's
   opener comes two minutes before its first turn and its thanks two minutes after the
-  last one (trajectory turns are at least 15 minutes apart, so times strictly
+  last one (trajectory turns are at least 5 minutes apart, so times strictly
   increase and session starts strictly increase);
 - assistant turns and task lines come from the locale's ``conversation`` data, whose
   lines state no value of any fact (checked by :func:`assistant_problems`);

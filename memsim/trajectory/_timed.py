@@ -201,16 +201,21 @@ def _before_events(item: _Timed) -> _Timed:
     return replace(item, end=min(item.end, cap)) if cap > item.start else item
 
 
+MIN_GAP = dt.timedelta(minutes=5)
+"""Least time between two messages: a history (:mod:`memsim.history`) puts an
+assistant reply one minute after each user turn, a task's thanks two minutes after a
+session's last turn and the next task's opener two minutes before its first, and its
+times must strictly increase."""
+
+
 def _draw_times(timed: list[_Timed], rng: np.random.Generator) -> list[dt.datetime]:
-    """One waking minute per unit inside its window, all distinct."""
+    """One waking minute per unit inside its window, at least MIN_GAP from the others."""
     times: list[dt.datetime] = []
-    taken: set[dt.datetime] = set()
     for item in timed:
         for _ in range(50):
             when = waking_minute(item.start, item.end, rng)
-            if when not in taken:
+            if all(abs(when - t) >= MIN_GAP for t in times):
                 break
-        taken.add(when)
         times.append(when)
     return times
 
