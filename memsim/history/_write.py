@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from memsim._io import MANIFEST, atomic_output_dir, dumps
-from memsim.dataset._generate import GenerateOptions, generate_records, manifest_for, plan
+from memsim.dataset._generate import GenerateOptions, generate_records, manifest_for, plan_size
 from memsim.dataset._write import DATASET_KIND
 from memsim.formats._store import STORE_FILE
 from memsim.history._assemble import assemble, depth_bucket
@@ -89,7 +89,7 @@ def write_history_dataset(
     workers: int = 1,
     progress: Callable[[Iterable[Record], int], Iterable[Record]] | None = None,
 ) -> dict[str, Any]:
-    total = len(plan(options))
+    total = plan_size(options)
     profiles_manifest = check_profiles(profiles, schema.name, total)
     ctx = make_context(schema, options.seed)
     conversation_of(ctx.loc)  # fail early on a locale without conversation data
@@ -125,7 +125,7 @@ def _write(
     profiles_manifest: dict[str, Any],
     writer: AssistantWriter | None,
 ) -> dict[str, Any]:
-    total = len(plan(options))
+    total = plan_size(options)
     rewrite = writer.rewrite if writer is not None else None
     began = time.perf_counter()
     with atomic_output_dir(out, DATASET_KIND) as stage:
