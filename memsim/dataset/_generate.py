@@ -129,6 +129,16 @@ def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: lis
         mine = f"{ref.entity}."
         if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
             return True
+        # as the audit's never_told_unsaid reads a message about the entity: a number
+        # beside words of a script without spaces ("要9分钟" beside a withheld 9 o'clock)
+        entity, fact = profile.entity(ref.entity), profile.fact(ref.id)
+        for m in messages:
+            if not any(f.startswith(mine) for f in m.facts):
+                continue
+            when = dt.datetime.fromisoformat(m.time)
+            for step in fact.history or (fact,):
+                if fact_stated(m.text, StatedFact(entity, fact, step.value, when), ctx.loc):
+                    return True
     return False
 
 
