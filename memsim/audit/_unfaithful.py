@@ -127,7 +127,9 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     text, path = str(m.get("message")), m.get("verbalizer")
     when = dt.datetime.fromisoformat(str(m.get("time")))
     if not ids:
-        if text in ctx.locale.chit_chat or _hearsay(text, item, [*ctx.locale.hearsay, *ctx.locale.hearsay_of]):
+        if text in ctx.locale.chit_chat or _hearsay(
+            text, item, [*ctx.locale.hearsay, *ctx.locale.hearsay_of]
+        ):
             return None
         if conversation_line(text, ctx.locale):
             return None  # a history's task and assistant lines (memsim.history)

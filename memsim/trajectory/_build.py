@@ -142,7 +142,9 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
-    units += [_Unit("chit_chat", text=_hearsay(ctx, value, label, rng)) for value, label in draft.hearsay]
+    units += [
+        _Unit("chit_chat", text=_hearsay(ctx, value, label, rng)) for value, label in draft.hearsay
+    ]
     units += _noise(ctx, profile, draft, rng)
     return units
 
