@@ -34,6 +34,7 @@ from memsim.qa import (
     planned_scenarios,
     scenario_reasons,
 )
+from memsim.qa._strata import stratum
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
@@ -172,8 +173,9 @@ def make_record(
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
     draft = None
-    for _ in range(MAX_ATTEMPTS):
-        draft = qa_kind.make(ctx, profile, scenario, rng)
+    for attempt in range(MAX_ATTEMPTS):
+        with stratum(seed, tid, attempt):  # balanced outcomes (memsim.qa._strata)
+            draft = qa_kind.make(ctx, profile, scenario, rng)
         if draft is None:
             continue
         messages, asked_at = build_trajectory(ctx, profile, draft, rng)

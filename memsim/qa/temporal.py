@@ -14,8 +14,9 @@ events: ``order``, ``count``, ``date_of``):
   locale's "never told", else the earliest event: each of the four options is the
   answer as often.
 - ``count``: "how many of my events take place from D1 to D2, both days included?"
-  The target count is drawn uniformly from 0..3 before a window that realises it is
-  searched for; the options are always 0, 1, 2 and 3.
+  The target count is dealt uniformly from 0..3 (:mod:`memsim.qa._strata`: equal
+  shares over the trajectories, as the three forms are) before a window that realises
+  it is searched for; the options are always 0, 1, 2 and 3.
 - ``date_of``: "on what date is the X?" The event's time is said 1 to 6 days before
   it, so it is said relatively ("next Friday at 7 PM") and resolved against the
   message's time; the distractors are days near it, the answer's rank uniform.
@@ -46,10 +47,13 @@ from memsim.qa._history import (
     whose,
 )
 from memsim.qa._registry import qa_kind
+from memsim.qa._strata import balanced
 from memsim.qa._types import Draft, Statement
 
 COUNTS = (0, 1, 2, 3)
 WEEK = 7
+FORM_DECK, COUNT_DECK = 1, 2
+"""Salts of the decks the events' form and count are dealt from."""
 
 
 @qa_kind("temporal", ("user", "roles", "events"), hybrid=False)
@@ -58,7 +62,9 @@ def temporal(
 ) -> Draft | None:
     group = ctx.group(profile, scenario)
     if scenario == "events":
-        form = ("order", "count", "date_of")[int(rng.integers(3))]
+        # dealt, not drawn: each form, and each count of the counting form, comes out
+        # in equal shares over the scenario's trajectories (memsim.qa._strata)
+        form = ("order", "count", "date_of")[balanced(rng, 3, FORM_DECK)]
         return {"order": _order, "count": _count, "date_of": _date_of}[form](ctx, group, rng)
     found = changed(ctx, group)
     if not found:
@@ -232,7 +238,7 @@ def _count(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Dra
     if len(dated) < 3 or not _same_attr(dated):
         return None
     days = [t.date() for _, _, t in dated]
-    target = COUNTS[int(rng.integers(len(COUNTS)))]
+    target = COUNTS[balanced(rng, len(COUNTS), COUNT_DECK, every=3)]
     window = _window(days, target, rng)
     if window is None:
         return None
