@@ -140,6 +140,17 @@ def value_options(
     return options if len({normalise(o) for o in options}) == len(options) else None
 
 
+def unsaid_hearsay(
+    ctx: QAContext, entity: Entity, attr: str, options: Sequence[str]
+) -> tuple[tuple[str, str], ...]:
+    """The distractors of a history question that its history does not say (values of
+    the pool, numbers near the answer), said to be someone else's (``QAContext.hearsay``):
+    the superseded values are told, so these are what would leave the answer and the old
+    values the only options mentioned."""
+    told = {normalise(ctx.display(entity, attr, s.value)) for s in entity.facts[attr].history}
+    return ctx.hearsay(entity, attr, options, [o for o in options[1:] if normalise(o) in told])
+
+
 def _number_options(
     ctx: QAContext, entity: Entity, attr: str, answer: int, rng: np.random.Generator
 ) -> list[str] | None:

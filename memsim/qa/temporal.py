@@ -43,6 +43,7 @@ from memsim.qa._history import (
     negatives,
     since,
     statements,
+    unsaid_hearsay,
     value_options,
     whose,
 )
@@ -124,6 +125,7 @@ def _value_at(
         negatives=plain,
         transform="value_at",
         params={"entity": entity.id, "attribute": attr, "day": day.isoformat()},
+        hearsay=unsaid_hearsay(ctx, entity, attr, options),
         answer_value=answer,
         statements=statements(ref, fact, span, ["change"] * n) + timed,
         span=(iso(span[0]), iso(span[1])),
