@@ -8,7 +8,8 @@ events: ``order``, ``count``, ``date_of``):
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
-  history takes once.
+  history takes once; the answer is flattened over its known distribution (the
+  question comes 2 to 29 days after the last change) and its options lie inside it.
 - ``order``: "which came first: A, B or C?" Three events on different days; with
   chance 1/4 one of their times is withheld (never said) and the answer is the
   locale's "never told", else the earliest event: each of the four options is the
@@ -28,6 +29,7 @@ a question needs is told inside the trajectory's span while it holds.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 import numpy as np
 
@@ -35,6 +37,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options
 from memsim.qa._context import QAContext
 from memsim.qa._history import (
+    ASK_DAYS,
     changed,
     day_text,
     history_span,
@@ -47,6 +50,7 @@ from memsim.qa._history import (
     value_options,
     whose,
 )
+from memsim.qa._numeric import flat_options
 from memsim.qa._registry import qa_kind
 from memsim.qa._strata import balanced
 from memsim.qa._types import Draft, Statement
@@ -149,8 +153,15 @@ def _elapsed(
     span = history_span(ctx, fact, rng)
     unit = "days" if rng.random() < 0.5 else "weeks"
     days = (span[1].date() - since(fact, k).date()).days
-    answer = days if unit == "days" else days // WEEK
-    numbers = numeric_options(answer, rng, 0, None, spread=6 if unit == "days" else 2)
+    per = 1 if unit == "days" else WEEK
+    answer = days // per
+    # the question is asked ASK_DAYS after the last change, so the answer's distribution
+    # is known: kept in inverse proportion to it, with options inside it, so that a
+    # common answer ("3 weeks") is not the answer whenever it is offered
+    base = (since(fact, n - 1).date() - since(fact, k).date()).days
+    after = Counter((base + d) // per for d in range(*ASK_DAYS))
+    share = {v: c / sum(after.values()) for v, c in after.items()}
+    numbers = flat_options(answer, share, rng)
     if numbers is None:
         return None
     template = ctx.choose(ctx.loc.history.temporal[f"elapsed_{unit}"], rng)
