@@ -41,11 +41,6 @@ LIVES = 8
 usable ones is the trajectory's one other life)."""
 MENTIONED = 3
 """At most this many distractors said about people of the other life."""
-SAID_OF_SOMEONE = 2
-"""Distractors said in all (of others, or by ``hearsay_of``) before no more are said to
-be someone else's: every such line is a message that is never evidence, in words of its
-own ("a friend of mine told me"), so a text classifier of evidence learns them; two of
-three distractors mentioned already leave "the mentioned option" at a third."""
 _ENTITY_MEMO = 4096
 """Entries :meth:`QAContext._remember` keeps per question (a few profiles' entities)."""
 _UNNAMED_MEMO = 256
@@ -460,26 +455,24 @@ class QAContext:
         user to say are someone else's, as (value, label): a text (a sentence) repeated
         as said by someone else (the locale's ``hearsay``, label ""); a value of another
         type said to be someone's ``label`` (``hearsay_of``: an attribute no one else in
-        the conversation has, a kind with one entity, a number far from anyone's), up
-        to ``SAID_OF_SOMEONE`` said in all. So distractors are mentioned in the
-        conversation as the answer is. A value
+        the conversation has, a kind with one entity, a number far from anyone's). So
+        every distractor is mentioned in the conversation, as the answer is. A value
         the answer holds ("5 years" in "15 years") is not said: it would read as the
         answer's. None without the locale's wording."""
         text = self.attribute(entity, attr).type == "text"
         if not (self.loc.hearsay if text else self.loc.hearsay_of):
             return ()
-        if text:
-            return self.hearsay_values(options, said, "", MENTIONED)
-        return self.hearsay_values(options, said, self.hearsay_label(entity, attr))
+        label = "" if text else self.hearsay_label(entity, attr)
+        return self.hearsay_values(options, said, label)
 
     def hearsay_values(
-        self, options: Sequence[str], said: Sequence[str], label: str, up_to: int = SAID_OF_SOMEONE
+        self, options: Sequence[str], said: Sequence[str], label: str
     ) -> tuple[tuple[str, str], ...]:
         """The distractors of ``options`` (the answer first) not in ``said`` and not
-        held by the answer, up to ``up_to`` said in all, each with ``label``."""
+        held by the answer, up to ``MENTIONED`` in all, each with ``label``."""
         keys = {normalise(x) for x in said}
         wrong = [o for o in options[1:] if normalise(o) not in keys and o not in options[0]]
-        return tuple((o, label) for o in wrong[: max(up_to - len(said), 0)])
+        return tuple((o, label) for o in wrong[: max(MENTIONED - len(said), 0)])
 
     def hearsay_label(self, entity: Entity, attr: str) -> str:
         """How a ``hearsay_of`` line names ``attr``: the user's by its label ("age"),

@@ -1,8 +1,7 @@
 """Distractors that nothing else in the conversation says (the user's own attributes, a
 kind with one entity: campus's student and textbook) are said to be someone else's
-(the locale's ``hearsay_of``), up to two distractors said in all, so the answer is not
-the only option the conversation mentions; on real generation from the bundled campus
-schema, en and zh."""
+(the locale's ``hearsay_of``), so the answer is not the only option the conversation
+mentions; on real generation from the bundled campus schema, en and zh."""
 
 from __future__ import annotations
 
@@ -45,7 +44,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 @pytest.mark.parametrize(
     ("kind", "scenario"), [("simple", "user"), ("simple", "items"), ("conditional", "items")]
 )
-def test_distractors_are_mentioned_where_no_one_else_has_the_attribute(
+def test_every_distractor_is_mentioned_where_no_one_else_has_the_attribute(
     campus: tuple[QAContext, list[Any]], kind: str, scenario: str
 ) -> None:
     mentioned = 0
@@ -53,12 +52,9 @@ def test_distractors_are_mentioned_where_no_one_else_has_the_attribute(
     for r in rs:
         choices = r["QA"]["choices"]
         conversation = words(" ".join(m["message"] for m in r["message_list"]))
-        gold = choices[r["QA"]["ground_truth"]]
-        wrong = [v for v in choices.values() if v != gold]
-        scores = mention_scores([gold, *wrong], conversation)
-        # the answer is told; two of the three distractors at least are mentioned too
-        mentioned += scores[0] > 0 and sum(x > 0 for x in scores[1:]) >= 2
-    # a number's options may be bare ("3"), never counted as mentioned
+        scores = mention_scores(list(choices.values()), conversation)
+        mentioned += min(scores) > 0
+    # a number's options may be bare ("3"), never counted as mentioned; the rest all are
     assert mentioned / len(rs) >= 0.8, mentioned
 
 
