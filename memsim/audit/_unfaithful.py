@@ -96,18 +96,26 @@ def _change_told(text: str, renderings: Collection[str], templates: list[str]) -
 
 
 def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
-    """Whether ``text`` is one of the locale's hearsay lines repeating a distractor: a
-    value in a wrong option of the question and not in its right one."""
+    """Whether ``text`` is one of the locale's hearsay lines (``hearsay``, or
+    ``hearsay_of`` with any ``{label}``) repeating a distractor: a value in a wrong
+    option of the question and not in its right one."""
     choices = item.choices()
     gold = choices.get(str(item.qa.get("ground_truth")), "")
     wrong = [o for o in choices.values() if o != gold]
     for template in templates:
-        head, _, tail = template.partition("{value}")
-        if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
-            value = text[len(head) : len(text) - len(tail)]
+        found = _hearsay_pattern(template).fullmatch(text)
+        if found is not None:
+            value = found.group("value")
             if value not in gold and any(value in o for o in wrong):
                 return True
     return False
+
+
+def _hearsay_pattern(template: str) -> re.Pattern[str]:
+    """A hearsay template as a pattern: ``{value}`` any text, ``{label}`` any words."""
+    pattern = re.escape(template)
+    pattern = pattern.replace(re.escape("{label}"), ".+?", 1)
+    return re.compile(pattern.replace(re.escape("{value}"), "(?P<value>.+)", 1), re.DOTALL)
 
 
 def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
@@ -119,7 +127,9 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     text, path = str(m.get("message")), m.get("verbalizer")
     when = dt.datetime.fromisoformat(str(m.get("time")))
     if not ids:
-        if text in ctx.locale.chit_chat or _hearsay(text, item, ctx.locale.hearsay):
+        if text in ctx.locale.chit_chat or _hearsay(
+            text, item, [*ctx.locale.hearsay, *ctx.locale.hearsay_of]
+        ):
             return None
         if conversation_line(text, ctx.locale):
             return None  # a history's task and assistant lines (memsim.history)

@@ -34,6 +34,7 @@ from memsim.qa import (
     planned_scenarios,
     scenario_reasons,
 )
+from memsim.qa._strata import stratum
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
@@ -129,6 +130,16 @@ def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: lis
         mine = f"{ref.entity}."
         if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
             return True
+        # as the audit's never_told_unsaid reads a message about the entity: a number
+        # beside words of a script without spaces ("要9分钟" beside a withheld 9 o'clock)
+        entity, fact = profile.entity(ref.entity), profile.fact(ref.id)
+        for m in messages:
+            if not any(f.startswith(mine) for f in m.facts):
+                continue
+            when = dt.datetime.fromisoformat(m.time)
+            for step in fact.history or (fact,):
+                if fact_stated(m.text, StatedFact(entity, fact, step.value, when), ctx.loc):
+                    return True
     return False
 
 
@@ -162,8 +173,9 @@ def make_record(
     rng = trajectory_rng(seed, tid)
     qa_kind = QA_KINDS.get(kind)
     draft = None
-    for _ in range(MAX_ATTEMPTS):
-        draft = qa_kind.make(ctx, profile, scenario, rng)
+    for attempt in range(MAX_ATTEMPTS):
+        with stratum(seed, tid, attempt):  # balanced outcomes (memsim.qa._strata)
+            draft = qa_kind.make(ctx, profile, scenario, rng)
         if draft is None:
             continue
         messages, asked_at = build_trajectory(ctx, profile, draft, rng)

@@ -450,14 +450,40 @@ class QAContext:
 
     def hearsay(
         self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]
-    ) -> tuple[str, ...]:
-        """Distractors of a text attribute (sentences) not already said of other people,
-        up to ``MENTIONED``, for the user to repeat as said by someone else; none for
-        other types (a bare "phones" is no one's remark) or without the locale's
-        ``hearsay`` wording."""
-        if self.attribute(entity, attr).type != "text" or not self.loc.hearsay:
+    ) -> tuple[tuple[str, str], ...]:
+        """Distractors not already said of other people, up to ``MENTIONED``, for the
+        user to say are someone else's, as (value, label): a text (a sentence) repeated
+        as said by someone else (the locale's ``hearsay``, label ""); a value of another
+        type said to be someone's ``label`` (``hearsay_of``: an attribute no one else in
+        the conversation has, a kind with one entity, a number far from anyone's). So
+        every distractor is mentioned in the conversation, as the answer is. A value
+        the answer holds ("5 years" in "15 years") is not said: it would read as the
+        answer's. None without the locale's wording."""
+        text = self.attribute(entity, attr).type == "text"
+        if not (self.loc.hearsay if text else self.loc.hearsay_of):
             return ()
-        return tuple(o for o in options[1:] if o not in said)[: MENTIONED - len(said)]
+        label = "" if text else self.hearsay_label(entity, attr)
+        return self.hearsay_values(options, said, label)
+
+    def hearsay_values(
+        self, options: Sequence[str], said: Sequence[str], label: str
+    ) -> tuple[tuple[str, str], ...]:
+        """The distractors of ``options`` (the answer first) not in ``said`` and not
+        held by the answer, up to ``MENTIONED`` in all, each with ``label``."""
+        keys = {normalise(x) for x in said}
+        wrong = [o for o in options[1:] if normalise(o) not in keys and o not in options[0]]
+        return tuple((o, label) for o in wrong[: max(MENTIONED - len(said), 0)])
+
+    def hearsay_label(self, entity: Entity, attr: str) -> str:
+        """How a ``hearsay_of`` line names ``attr``: the user's by its label ("age"),
+        another entity's with its kind ("textbook's price") unless the label says it."""
+        label = self.label(entity, attr)
+        if self.is_user(entity):
+            return label
+        kind = self.schema.entities[entity.kind].label.get(self.loc.code, entity.kind)
+        if normalise(kind) in normalise(label):
+            return label
+        return self.loc.hearsay_label.format(kind=kind, label=label)
 
     def accept(
         self, entity: Entity, attr: str, rng: np.random.Generator, given: Given = ()

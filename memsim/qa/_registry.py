@@ -112,14 +112,15 @@ def hybrid(
         mentions=a.mentions + b.mentions,
         told=a.told + b.told,
         said=a.said + b.said,
-        hearsay=a.hearsay + b.hearsay,
+        # a value one part repeats as someone else's must not be in the other's answer
+        hearsay=tuple(h for h in a.hearsay + b.hearsay if h[0] not in options[0]),
     )
 
 
 def _said(d: Draft) -> set[str]:
     """The part's distractors that its trajectory states (other entities' values, said
     of other people, or repeated as hearsay)."""
-    return {*d.said, *d.hearsay}
+    return {*d.said, *(value for value, _ in d.hearsay)}
 
 
 def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:

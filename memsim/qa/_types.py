@@ -71,9 +71,11 @@ class Draft:
     said: tuple[str, ...] = ()
     """Distractors the trajectory states (values of the hard negatives, of the people
     of ``mentions``): the conversation mentions them as it mentions the answer."""
-    hearsay: tuple[str, ...] = ()
-    """Distractors (sentences: opinions, descriptions) the user repeats as said by
-    someone else (the locale's ``hearsay``)."""
+    hearsay: tuple[tuple[str, str], ...] = ()
+    """Distractors the user says are someone else's, as (value, label): a sentence
+    (opinions, descriptions; label "") repeated as said by someone else (the locale's
+    ``hearsay``), or a value of any other type said to be someone's ``label`` (the
+    locale's ``hearsay_of``)."""
     statements: tuple[Statement, ...] = ()
     """Evidence said at chosen times (questions that read a value history)."""
     span: tuple[str, str] | None = None

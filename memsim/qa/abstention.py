@@ -83,6 +83,7 @@ def abstention(
     if untold and _said_elsewhere(ctx, entity, attr, other):
         return None
     options = [never, *values[1:]] if untold else [*values[:3], never]
+    stated = ctx.said_options(options, said, mentions)
     question = ctx.wording("simple", scenario, rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
@@ -104,9 +105,9 @@ def abstention(
         params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},
         answer_value="never_told" if untold else entity.facts[attr].value,
         mentions=mentions,
-        said=ctx.said_options(options, said, mentions),
+        said=stated,
         hearsay=ctx.hearsay(
-            entity, attr, [o for o in options if o != never] if not untold else options, said
+            entity, attr, [o for o in options if o != never] if not untold else options, stated
         ),
     )
 

@@ -48,6 +48,7 @@ def conditional(
     if options is None:
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, target, options, avoid=cond)
+    stated = ctx.said_options(options, said, mentions)
     question = ctx.wording("conditional", scenario, rng).format(
         label=ctx.label(entity, target),
         group=ctx.group_label(group, plural=False),
@@ -71,6 +72,6 @@ def conditional(
         },
         answer_value=entity.facts[target].value,
         mentions=mentions,
-        said=ctx.said_options(options, said, mentions),
-        hearsay=ctx.hearsay(entity, target, options, said),
+        said=stated,
+        hearsay=ctx.hearsay(entity, target, options, stated),
     )

@@ -13,7 +13,9 @@ each change is told explicitly ("since my move on May 3, ...") or implicitly (th
 value is simply used), at random, and the change a ``before`` question names is told
 explicitly (its day is in the message); the superseded values are distractors first,
 then other values of the attribute (numbers near the answer), all distinct after
-normalisation; the question is asked after the last change.
+normalisation, and those the history does not say are said to be someone else's
+(the locale's ``hearsay_of``), so every option is mentioned; the question is asked
+after the last change.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from memsim.qa._history import (
     negatives,
     since,
     statements,
+    unsaid_hearsay,
     value_options,
     whose,
 )
@@ -90,4 +93,5 @@ def knowledge_update(
         answer_value=answer,
         statements=statements(ref, fact, span, told) + timed,
         span=(iso(span[0]), iso(span[1])),
+        hearsay=unsaid_hearsay(ctx, entity, attr, options),
     )

@@ -14,7 +14,8 @@ out in about equal shares (numeric ones at least half); a weekday or e-mail doma
 question states the other events' dates or people's addresses too (hard negatives), one
 of whose weekdays or domains is a distractor, and its evidence date is said absolutely
 (the trajectory starts weeks before it), so the answer is not the only option written in
-the conversation.
+the conversation; the e-mail domains no one's address says are said to be someone
+else's (the locale's ``hearsay_of``).
 """
 
 from __future__ import annotations
@@ -69,9 +70,11 @@ def _draft(
     params: dict[str, object],
     value: object,
     negatives: tuple[FactRef, ...] = (),
+    hearsay: tuple[tuple[str, str], ...] = (),
 ) -> Draft:
     return Draft(
         negatives=negatives,
+        hearsay=hearsay,
         kind="post_processing",
         scenario="",
         question=question,
@@ -220,6 +223,10 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     question = ctx.choose(ctx.loc.questions.post_processing["email_domain"], rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
+    # people who share a domain (one employer, one school) leave the others unsaid: the
+    # user says those are someone else's, so every domain offered is in the conversation
+    label = ctx.loc.domain_label.format(label=ctx.hearsay_label(entity, attr))
+    hearsay = ctx.hearsay_values([answer, *picked], said, label) if ctx.loc.hearsay_of else ()
     return _draft(
         ctx,
         "email_domain",
@@ -230,6 +237,7 @@ def _email_domain(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
         {"entity": entity.id, "attribute": attr},
         answer,
         negatives=tuple(ctx.ref(e, attr) for e in rivals),
+        hearsay=hearsay,
     )
 
 

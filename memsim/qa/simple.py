@@ -57,6 +57,7 @@ def simple(
     if options is None:
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, attr, options)
+    stated = ctx.said_options(options, said, mentions)
     question = ctx.wording("simple", scenario, rng).format(
         label=ctx.label(entity, attr), who=ctx.who(entity)
     )
@@ -73,6 +74,6 @@ def simple(
         params={"entity": entity.id, "attribute": attr},
         answer_value=entity.facts[attr].value,
         mentions=mentions,
-        said=ctx.said_options(options, said, mentions),
-        hearsay=ctx.hearsay(entity, attr, options, said),
+        said=stated,
+        hearsay=ctx.hearsay(entity, attr, options, stated),
     )

@@ -8,14 +8,16 @@ events: ``order``, ``count``, ``date_of``):
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
-  history takes once.
+  history takes once; the answer is flattened over its known distribution (the
+  question comes 2 to 29 days after the last change) and its options lie inside it.
 - ``order``: "which came first: A, B or C?" Three events on different days; with
   chance 1/4 one of their times is withheld (never said) and the answer is the
   locale's "never told", else the earliest event: each of the four options is the
   answer as often.
 - ``count``: "how many of my events take place from D1 to D2, both days included?"
-  The target count is drawn uniformly from 0..3 before a window that realises it is
-  searched for; the options are always 0, 1, 2 and 3.
+  The target count is dealt uniformly from 0..3 (:mod:`memsim.qa._strata`: equal
+  shares over the trajectories, as the three forms are) before a window that realises
+  it is searched for; the options are always 0, 1, 2 and 3.
 - ``date_of``: "on what date is the X?" The event's time is said 1 to 6 days before
   it, so it is said relatively ("next Friday at 7 PM") and resolved against the
   message's time; the distractors are days near it, the answer's rank uniform.
@@ -27,6 +29,7 @@ a question needs is told inside the trajectory's span while it holds.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 import numpy as np
 
@@ -34,6 +37,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options
 from memsim.qa._context import QAContext
 from memsim.qa._history import (
+    ASK_DAYS,
     changed,
     day_text,
     history_span,
@@ -42,14 +46,19 @@ from memsim.qa._history import (
     negatives,
     since,
     statements,
+    unsaid_hearsay,
     value_options,
     whose,
 )
+from memsim.qa._numeric import flat_options
 from memsim.qa._registry import qa_kind
+from memsim.qa._strata import balanced
 from memsim.qa._types import Draft, Statement
 
 COUNTS = (0, 1, 2, 3)
 WEEK = 7
+FORM_DECK, COUNT_DECK = 1, 2
+"""Salts of the decks the events' form and count are dealt from."""
 
 
 @qa_kind("temporal", ("user", "roles", "events"), hybrid=False)
@@ -58,7 +67,9 @@ def temporal(
 ) -> Draft | None:
     group = ctx.group(profile, scenario)
     if scenario == "events":
-        form = ("order", "count", "date_of")[int(rng.integers(3))]
+        # dealt, not drawn: each form, and each count of the counting form, comes out
+        # in equal shares over the scenario's trajectories (memsim.qa._strata)
+        form = ("order", "count", "date_of")[balanced(rng, 3, FORM_DECK)]
         return {"order": _order, "count": _count, "date_of": _date_of}[form](ctx, group, rng)
     found = changed(ctx, group)
     if not found:
@@ -118,6 +129,7 @@ def _value_at(
         negatives=plain,
         transform="value_at",
         params={"entity": entity.id, "attribute": attr, "day": day.isoformat()},
+        hearsay=unsaid_hearsay(ctx, entity, attr, options),
         answer_value=answer,
         statements=statements(ref, fact, span, ["change"] * n) + timed,
         span=(iso(span[0]), iso(span[1])),
@@ -141,8 +153,15 @@ def _elapsed(
     span = history_span(ctx, fact, rng)
     unit = "days" if rng.random() < 0.5 else "weeks"
     days = (span[1].date() - since(fact, k).date()).days
-    answer = days if unit == "days" else days // WEEK
-    numbers = numeric_options(answer, rng, 0, None, spread=6 if unit == "days" else 2)
+    per = 1 if unit == "days" else WEEK
+    answer = days // per
+    # the question is asked ASK_DAYS after the last change, so the answer's distribution
+    # is known: kept in inverse proportion to it, with options inside it, so that a
+    # common answer ("3 weeks") is not the answer whenever it is offered
+    base = (since(fact, n - 1).date() - since(fact, k).date()).days
+    after = Counter((base + d) // per for d in range(*ASK_DAYS))
+    share = {v: c / sum(after.values()) for v, c in after.items()}
+    numbers = flat_options(answer, share, rng)
     if numbers is None:
         return None
     template = ctx.choose(ctx.loc.history.temporal[f"elapsed_{unit}"], rng)
@@ -232,7 +251,7 @@ def _count(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Dra
     if len(dated) < 3 or not _same_attr(dated):
         return None
     days = [t.date() for _, _, t in dated]
-    target = COUNTS[int(rng.integers(len(COUNTS)))]
+    target = COUNTS[balanced(rng, len(COUNTS), COUNT_DECK, every=3)]
     window = _window(days, target, rng)
     if window is None:
         return None

@@ -143,12 +143,18 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
     units += [
-        _Unit("chit_chat", text=ctx.choose(ctx.loc.hearsay, rng).format(value=value))
-        for value in draft.hearsay
-        if ctx.loc.hearsay
+        _Unit("chit_chat", text=_hearsay(ctx, value, label, rng)) for value, label in draft.hearsay
     ]
     units += _noise(ctx, profile, draft, rng)
     return units
+
+
+def _hearsay(ctx: QAContext, value: str, label: str, rng: np.random.Generator) -> str:
+    """A distractor the user says is someone else's: a sentence quoted (no label), or
+    someone's ``label`` said to be ``value``."""
+    if not label:
+        return ctx.choose(ctx.loc.hearsay, rng).format(value=value)
+    return ctx.cap(ctx.choose(ctx.loc.hearsay_of, rng).format(label=label, value=value))
 
 
 def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:

@@ -29,6 +29,7 @@ from memsim.trajectory._build import (
     MESSAGES_PER_TRAJECTORY,
     RATE_FLOOR,
     WAKING,
+    _hearsay,
     _iso,
     _pair_some,
     _place,
@@ -135,6 +136,9 @@ def _timed_units(
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
+    # distractors the history does not say, said to be someone else's (as in every
+    # trajectory), so the answer and the old values are not the only options mentioned
+    plain += [_Unit("chit_chat", text=_hearsay(ctx, v, label, rng)) for v, label in draft.hearsay]
     timed = out + decoys + [_Timed(u, begin, asked) for u in plain]
     return [_before_events(t) for t in timed]
 

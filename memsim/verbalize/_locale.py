@@ -219,6 +219,17 @@ class LocaleData(_Strict):
     """How the user repeats what someone else said, ``{value}`` quoted: a distractor said
     by another person, so the answer is not the only option the conversation holds
     (none: no such messages)."""
+    hearsay_of: list[str] = Field(default_factory=list)
+    """How the user says a value is someone else's: ``{label}`` (the attribute, with its
+    kind: :attr:`hearsay_label`) is ``{value}``, a distractor of any type that nothing
+    else in the conversation says (an attribute of the user's own, of a kind with one
+    entity): so the answer is not the only option the conversation holds (none: only
+    text distractors are repeated, as ``hearsay``)."""
+    hearsay_label: str = "{kind}'s {label}"
+    """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
+    ("textbook's price"); the user's attributes go by their label alone."""
+    domain_label: str = "{label} domain"
+    """What an e-mail domain is called in a ``hearsay_of`` line ("email address domain")."""
     questions: Questions
     history: HistoryWords
     plural: str = "{label}s"

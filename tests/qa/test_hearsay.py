@@ -1,0 +1,83 @@
+"""Distractors that nothing else in the conversation says (the user's own attributes, a
+kind with one entity: campus's student and textbook) are said to be someone else's
+(the locale's ``hearsay_of``), so the answer is not the only option the conversation
+mentions; on real generation from the bundled campus schema, en and zh."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memsim.audit._mentioned import mention_scores, words
+from memsim.dataset import make_context
+from memsim.dataset._generate import make_record
+from memsim.qa import QAContext
+from memsim.records import record_to_json
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
+
+ROOT = Path(__file__).parents[2]
+PROFILES = 40
+
+
+@pytest.fixture(scope="module", params=["en", "zh"])
+def campus(request: pytest.FixtureRequest) -> tuple[QAContext, list[Any]]:
+    ctx = make_context(load_schema(ROOT / "schemas" / f"campus.{request.param}.yaml"), 0)
+    return ctx, list(ProfileSampler(ctx.net).profiles(0, 0, PROFILES))
+
+
+def _records(campus: tuple[QAContext, list[Any]], kind: str, scenario: str) -> list[Any]:
+    ctx, profiles = campus
+    return [
+        record_to_json(make_record(ctx, p, kind, scenario, i, 0)) for i, p in enumerate(profiles)
+    ]
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    escaped = re.escape(template).replace(re.escape("{label}"), "(?P<label>.+?)")
+    return re.compile(escaped.replace(re.escape("{value}"), "(?P<value>.+)"))
+
+
+@pytest.mark.parametrize(
+    ("kind", "scenario"), [("simple", "user"), ("simple", "items"), ("conditional", "items")]
+)
+def test_every_distractor_is_mentioned_where_no_one_else_has_the_attribute(
+    campus: tuple[QAContext, list[Any]], kind: str, scenario: str
+) -> None:
+    mentioned = 0
+    rs = _records(campus, kind, scenario)
+    for r in rs:
+        choices = r["QA"]["choices"]
+        conversation = words(" ".join(m["message"] for m in r["message_list"]))
+        scores = mention_scores(list(choices.values()), conversation)
+        mentioned += min(scores) > 0
+    # a number's options may be bare ("3"), never counted as mentioned; the rest all are
+    assert mentioned / len(rs) >= 0.8, mentioned
+
+
+def test_hearsay_lines_say_whose_attribute_a_distractor_is(
+    campus: tuple[QAContext, list[Any]],
+) -> None:
+    ctx, _ = campus
+    patterns = [_pattern(t) for t in ctx.loc.hearsay_of]
+    textbook = ctx.schema.entities["textbook"].label[ctx.loc.code]
+    found: dict[str, set[str]] = {"user": set(), "items": set()}
+    for scenario in found:
+        for r in _records(campus, "simple", scenario):
+            wrong = [v for k, v in r["QA"]["choices"].items() if k != r["QA"]["ground_truth"]]
+            for m in r["message_list"]:
+                hit = next(
+                    (p.fullmatch(m["message"]) for p in patterns if p.fullmatch(m["message"])), None
+                )
+                if hit is None:
+                    continue
+                assert m["role"] == "chit_chat" and not m["facts"]
+                assert hit.group("value") in wrong  # a distractor, never the answer
+                found[scenario].add(hit.group("label"))
+    assert found["user"] and found["items"]
+    # the textbook's attributes are named with their kind, the user's by their label alone
+    assert all(textbook in label for label in found["items"])
+    assert not any(textbook in label for label in found["user"])
