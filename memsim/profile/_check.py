@@ -128,7 +128,15 @@ def _checker(attr: Attribute, domain: frozenset[str]) -> Callable[[Any], bool]:
         return lambda v: (
             type(v) is str and bool(v.strip()) and "{" not in v and "}" not in v
         ) or _value_ok(v, attr, domain)
+    if attr.type == "month_day":
+        return lambda v: v in _MONTH_DAYS or _value_ok(v, attr, domain)
     return lambda v: _value_ok(v, attr, domain)
+
+
+_MONTH_DAYS = frozenset(
+    (dt.date(2000, 1, 1) + dt.timedelta(days=n)).strftime("%m-%d") for n in range(366)
+)
+"""Every MM-DD of a leap year (what :func:`_month_day` accepts)."""
 
 
 def _checkers(schema: Schema, kind: str, domains: Domains) -> dict[str, Checker]:
