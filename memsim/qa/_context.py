@@ -238,7 +238,10 @@ class QAContext:
     def sort_key(self, entity: Entity, attr: str, value: object) -> Any:
         a = self.attribute(entity, attr)
         if a.type == "categorical":
-            return self.schema.values_of(a).index(str(value))
+            # the first place of the value in the declared order (as list.index), from a
+            # table built once per attribute: comparisons sort the pool's values by it
+            position = _positions(self.schema, entity.kind, attr).get(str(value))
+            return self.schema.values_of(a).index(str(value)) if position is None else position
         return value
 
     def value_options(
@@ -530,3 +533,16 @@ def _holds(text: str, name: str) -> bool:
 @lru_cache(maxsize=8192)
 def _whole_word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+def _positions(schema: Schema, kind: str, attr: str) -> dict[str, int]:
+    """An attribute's values by their first place in its declared order (memoised on
+    the schema)."""
+    key = ("value_positions", kind, attr)
+    found: dict[str, int] | None = schema.memo.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = {}
+        for i, v in enumerate(schema.values_of(schema.attributes_of(kind)[attr])):
+            found.setdefault(v, i)
+        schema.memo[key] = found
+    return found
