@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from string import Formatter
@@ -236,13 +236,23 @@ class QAContext:
         return True
 
     def sort_key(self, entity: Entity, attr: str, value: object) -> Any:
+        return self.sort_keys(entity, attr)(value)
+
+    def sort_keys(self, entity: Entity, attr: str) -> Callable[[object], Any]:
+        """:meth:`sort_key` of ``entity``'s ``attr`` as a function of the value (looked up
+        once, for sorting a pool's values)."""
         a = self.attribute(entity, attr)
-        if a.type == "categorical":
-            # the first place of the value in the declared order (as list.index), from a
-            # table built once per attribute: comparisons sort the pool's values by it
-            position = _positions(self.schema, entity.kind, attr).get(str(value))
-            return self.schema.values_of(a).index(str(value)) if position is None else position
-        return value
+        if a.type != "categorical":
+            return _same
+        # the first place of the value in the declared order (as list.index), from a
+        # table built once per attribute
+        positions, values = _positions(self.schema, entity.kind, attr), self.schema.values_of(a)
+
+        def position(value: object) -> int:
+            found = positions.get(str(value))
+            return values.index(str(value)) if found is None else found
+
+        return position
 
     def value_options(
         self,
@@ -533,6 +543,10 @@ def _holds(text: str, name: str) -> bool:
 @lru_cache(maxsize=8192)
 def _whole_word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+def _same(value: object) -> object:
+    return value
 
 
 def _positions(schema: Schema, kind: str, attr: str) -> dict[str, int]:
