@@ -126,8 +126,9 @@ def _checker(attr: Attribute, domain: frozenset[str]) -> Callable[[Any], bool]:
         return lambda v: v in good if type(v) is str else _value_ok(v, attr, domain)
     if attr.type == "text":
         return lambda v: (
-            type(v) is str and bool(v.strip()) and "{" not in v and "}" not in v
-        ) or _value_ok(v, attr, domain)
+            (type(v) is str and bool(v.strip()) and "{" not in v and "}" not in v)
+            or _value_ok(v, attr, domain)
+        )
     if attr.type == "month_day":
         return lambda v: v in _MONTH_DAYS or _value_ok(v, attr, domain)
     return lambda v: _value_ok(v, attr, domain)
