@@ -72,14 +72,14 @@ def fill_patterns(
 
 def concat(parts: Sequence[str | Strings], n: int) -> Strings:
     """Element-wise concatenation of string columns and literals."""
-    out = as_strings([""] * n)
+    out: Strings | None = None  # no column of "" to add to: one pass fewer per call
     for part in parts:
         if isinstance(part, str):
             if part:
-                out = out + part
+                out = as_strings([part] * n) if out is None else out + part
         else:
-            out = out + part
-    return out
+            out = part.copy() if out is None else out + part
+    return as_strings([""] * n) if out is None else out
 
 
 def vector_format(fmt: str, fills: Mapping[str, Strings], n: int) -> Strings:
