@@ -25,6 +25,7 @@ from memsim.schema import Schema, SchemaError, load_schema
 from memsim.verbalize import LocaleData, load_locale, schema_locale
 
 PROFILE_CACHE = 512
+_PROFILE_ID = re.compile(r"p\d{6,}")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class ProfileStore:
         if hit is not None:
             self._cache.move_to_end(profile_id)
             return hit
-        if not re.fullmatch(r"p\d{6,}", profile_id):
+        if not _PROFILE_ID.fullmatch(profile_id):
             raise AuditInputError(f"profile id {profile_id!r} is not a memsim profile id (p000123)")
         path = self.folder / profile_file(profile_id)
         try:

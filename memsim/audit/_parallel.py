@@ -28,17 +28,17 @@ if TYPE_CHECKING:
     from memsim.audit._framework import Check
 
 COST: dict[str, float] = {
-    "shortcut_prior": 6.0,
-    "messages_state_facts": 4.6,
-    "answer_rederived": 3.1,
-    "messages_faithful": 2.3,
-    "shortcut_format_classifier": 2.1,
+    "messages_state_facts": 4.5,
+    "shortcut_prior": 4.3,
+    "shortcut_format_classifier": 1.95,
+    "messages_faithful": 1.8,
+    "shortcut_evidence_text": 1.6,
     "shortcut_blind_classifier": 1.55,
-    "shortcut_evidence_text": 1.45,
-    "message_garbage": 0.85,
-    "answer_dates_resolved": 0.7,
+    "answer_rederived": 1.5,
+    "message_garbage": 0.9,
+    "answer_dates_resolved": 0.55,
     "shortcut_centroid": 0.55,
-    "noise_facts": 0.45,
+    "noise_facts": 0.4,
     "shortcut_mentioned_option": 0.3,
     "temporal_from_text": 0.3,
     "options_correct": 0.25,
@@ -50,9 +50,9 @@ COST: dict[str, float] = {
     "values_in_force": 0.2,
 }
 """CPU seconds of the costly checks on `make dataset`'s 4,500 questions (measured for
-issue 17 with per-check timers, 2026-11-25; reading the profiles, about 3 s, is left
-out: every worker pays it once; the option prior re-measured after its columns, 9.6 -> 6);
-a check not listed counts 0.1."""
+issue 17 with per-check timers; re-measured 2026-11-25 after the third speed pass. Reading
+the profiles, about 1.5 s, is left out: every worker pays it once, in whichever of its
+checks reads a profile first); a check not listed counts 0.1."""
 
 DEFAULT_COST = 0.1
 Progress = Callable[[Iterator[AuditItem]], Iterable[AuditItem]]

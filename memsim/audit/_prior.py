@@ -58,6 +58,7 @@ class OptionPrior:
         self.sample: Sample | None = None
         self.exact = ExactPosterior(ctx.net)
         self.cache: dict[str, Counter[Any]] = {}
+        self.shown: dict[tuple[Any, ...], dict[str, float]] = {}
         how = "exact inference (the query's ancestors' tables, numpy) for discrete attributes"
         stats.notes.append(
             f"{how}; the empirical distribution of the re-derived answer over "
@@ -121,21 +122,27 @@ class OptionPrior:
     ) -> dict[str, float]:
         """P(answer), keyed by the squashed text the item would display for it."""
         values = self._values(profile, transform, params, when)
-        total = sum(values.values()) or 1
-        shown = self._shown(profile, transform, params, when)
-        out: dict[str, float] = {}
-        for value, n in values.items():
-            key = squash(shown(value))
-            out[key] = out.get(key, 0.0) + n / total
+        shown, how = self._shown(profile, transform, params, when)
+        # the counts live in self.cache for the whole run, so their id names them: an
+        # answer distribution is displayed once per way of showing it, not once per item
+        key = (id(values), how)
+        out = self.shown.get(key)
+        if out is None:
+            total = sum(values.values()) or 1
+            out = self.shown[key] = {}
+            for value, n in values.items():
+                text = squash(shown(value))
+                out[text] = out.get(text, 0.0) + n / total
         return out
 
     def _shown(
         self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime
-    ) -> Any:
-        """How the item displays a value of its answer."""
+    ) -> tuple[Any, tuple[Any, ...]]:
+        """How the item displays a value of its answer, and what that display depends on."""
         if transform == "identity":
             entity, fact = self.d.fact(profile, params["entity"], params["attribute"])
-            return lambda v: self.d.display(entity, fact, v)
+            how = ("identity", entity.kind, fact.attribute, fact.type)
+            return (lambda v: self.d.display(entity, fact, v)), how
         if transform == "compare":
             words = self.d.loc.questions.comparative_options
             text = {
@@ -144,8 +151,8 @@ class OptionPrior:
                 "same": words["same"],
                 "unknown": words["unknown"],
             }
-            return lambda v: text[str(v)]
-        return str
+            return (lambda v: text[str(v)]), ("compare", *text.values())
+        return str, ("str",)
 
     def _values(
         self, profile: Profile, transform: str, params: dict[str, Any], when: dt.datetime

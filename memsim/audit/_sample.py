@@ -131,7 +131,10 @@ class Sample:
         for row, profile in enumerate(self.profiles):
             mapping: dict[str, str] = {}
             for eid, (by_values, values) in lookups:
-                free = [x for x in by_values[row].get(values, ()) if x not in mapping.values()]
+                free = by_values[row].get(values, [])
+                if mapping:  # the first entity has every candidate free
+                    taken = mapping.values()
+                    free = [x for x in free if x not in taken]
                 if not free:
                     break
                 mapping[eid] = eid if eid in free else free[0]

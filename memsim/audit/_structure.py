@@ -17,6 +17,8 @@ from memsim.audit._text import squash, within_one_edit
 from memsim.audit._times import dates_seen, parse_stamp
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 
+_DIGIT = re.compile(r"\d")
+
 GROUP = "structure"
 MARKER = re.compile(r"\[ERROR[A-Z]*\]")
 NEAR_DUPLICATE_MIN = 6
@@ -27,7 +29,7 @@ near-duplicates ("赵雅琳" / "赵雅琪"); numbers, ages and dates differ in d
 def _near(x: str, y: str) -> bool:
     if min(len(x), len(y)) < NEAR_DUPLICATE_MIN or not within_one_edit(x, y):
         return False
-    return re.sub(r"\d", "", x) != re.sub(r"\d", "", y)
+    return _DIGIT.sub("", x) != _DIGIT.sub("", y)
 
 
 @item_check(

@@ -31,12 +31,13 @@ def squash(text: str) -> str:
 
 
 _SPACE, _DIGIT, _PUNCTUATION = re.compile(r"\s"), re.compile(r"\d"), re.compile(r"[\W_]+")
+_SPACES = re.compile(r"\s+")
 
 
 def bigrams(text: str) -> Counter[str]:
     """Character bigrams of the folded text, spacing collapsed and padded with a space
     at each end (so one-character options still have two bigrams)."""
-    t = " " + re.sub(r"\s+", " ", fold(text)).strip() + " "
+    t = " " + _SPACES.sub(" ", fold(text)).strip() + " "
     return Counter(t[i : i + 2] for i in range(len(t) - 1))
 
 

@@ -116,7 +116,10 @@ class DataCard:
         return buf.getvalue()
 
 
-def data_card(items: Iterable[Record], tokenizer_name: str = "o200k_base") -> DataCard:
+CARD_TOKENIZER = "o200k_base"
+
+
+def data_card(items: Iterable[Record], tokenizer_name: str = CARD_TOKENIZER) -> DataCard:
     """The card of ``items`` (filter them first: every item given is counted).
 
     Needs the optional package ``bpe-openai`` (``pip install 'memsim[tokens]'``).
@@ -180,7 +183,7 @@ def _fmt_pm(mean: float | None, std: float | None) -> str:
 
 
 def _token_counter(name: str) -> Callable[[str], int]:
-    encoding = _encoding(name)
+    encoding = data_card_encoding(name)
 
     def count(text: str) -> int:
         # encode_ordinary: text that looks like a special token is counted as plain text
@@ -190,7 +193,8 @@ def _token_counter(name: str) -> Callable[[str], int]:
 
 
 @lru_cache(maxsize=4)
-def _encoding(name: str) -> Any:
+def data_card_encoding(name: str) -> Any:
+    """The tokenizer ``name`` (bpe-openai), loaded once per process."""
     try:
         import bpe_openai  # type: ignore[import-untyped,unused-ignore]
     except ImportError as e:

@@ -9,13 +9,15 @@ other format asked for (by default ``memdaily.json``, the MemDaily layout
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from memsim._io import DATASET_FILE, MANIFEST, atomic_output_dir, dumps
-from memsim.dataset._card import data_card, write_data_card
+from memsim.dataset._card import CARD_TOKENIZER, data_card, data_card_encoding, write_data_card
 from memsim.formats import FORMATS, ExportInfo
 from memsim.formats.native import read_located, record_line
 from memsim.records import Record
@@ -68,16 +70,30 @@ def write_dataset(
     from the counts and the other formats' files; those files and the data card are
     made by reading the written lines back."""
     counts: dict[str, Any] = {"trajectories": 0, "messages": 0, "by_type": {}}
+    warm: threading.Thread | None = None
     with atomic_output_dir(out, DATASET_KIND) as stage:
         with open(stage / DATASET_FILE, "wb") as native:
             for record in records:
+                if warm is None and card_title:
+                    # the card's tokenizer takes about a second to import: load it while
+                    # the records come (after the first: worker processes are forked
+                    # by then, so none inherits a half-done import)
+                    warm = threading.Thread(target=_warm_tokenizer, daemon=True)
+                    warm.start()
                 native.write(record_line(record))
                 counts["trajectories"] += 1
                 counts["messages"] += len(record.turns)
                 by_type = counts["by_type"].setdefault(record.type, {})
                 by_type[record.scenario] = by_type.get(record.scenario, 0) + 1
+        if warm is not None:
+            warm.join()
         finish_dataset(stage, counts, loc.code, manifest, card_title, card_notes, formats)
     return counts
+
+
+def _warm_tokenizer() -> None:
+    with contextlib.suppress(ImportError, ValueError):  # the card says so when written
+        data_card_encoding(CARD_TOKENIZER)
 
 
 def finish_dataset(

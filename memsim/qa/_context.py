@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from string import Formatter
@@ -236,10 +236,23 @@ class QAContext:
         return True
 
     def sort_key(self, entity: Entity, attr: str, value: object) -> Any:
+        return self.sort_keys(entity, attr)(value)
+
+    def sort_keys(self, entity: Entity, attr: str) -> Callable[[object], Any]:
+        """:meth:`sort_key` of ``entity``'s ``attr`` as a function of the value (looked up
+        once, for sorting a pool's values)."""
         a = self.attribute(entity, attr)
-        if a.type == "categorical":
-            return self.schema.values_of(a).index(str(value))
-        return value
+        if a.type != "categorical":
+            return _same
+        # the first place of the value in the declared order (as list.index), from a
+        # table built once per attribute
+        positions, values = _positions(self.schema, entity.kind, attr), self.schema.values_of(a)
+
+        def position(value: object) -> int:
+            found = positions.get(str(value))
+            return values.index(str(value)) if found is None else found
+
+        return position
 
     def value_options(
         self,
@@ -556,3 +569,20 @@ def _holds(text: str, name: str) -> bool:
 @lru_cache(maxsize=8192)
 def _whole_word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+def _same(value: object) -> object:
+    return value
+
+
+def _positions(schema: Schema, kind: str, attr: str) -> dict[str, int]:
+    """An attribute's values by their first place in its declared order (memoised on
+    the schema)."""
+    key = ("value_positions", kind, attr)
+    found: dict[str, int] | None = schema.memo.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = {}
+        for i, v in enumerate(schema.values_of(schema.attributes_of(kind)[attr])):
+            found.setdefault(v, i)
+        schema.memo[key] = found
+    return found

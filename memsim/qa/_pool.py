@@ -169,7 +169,13 @@ class ValuePool:
             alive &= free.any(axis=1)
             taken[kind][np.arange(n), slot] = True
             picked.append(self._array(kind, attr)[slot * n + np.arange(n)])
-        out = [tuple(column[j] for column in picked) for j in np.flatnonzero(alive)]
+        rows = np.flatnonzero(alive)
+        # a row's values as a tuple, the columns zipped (the same objects, one pass)
+        out: list[tuple[object, ...]] = (
+            list(zip(*(column[rows].tolist() for column in picked), strict=True))
+            if picked
+            else [() for _ in rows]
+        )
         result = out if len(out) >= MIN_ROWS else None
         self.memo[key] = result
         return result
@@ -201,7 +207,7 @@ class ValuePool:
         self, keys: NDArray[np.float64], op: str, threshold: float
     ) -> NDArray[np.float64]:
         """P(count) of ``keys op threshold`` over the pool's groups (index = count)."""
-        hit = COMPARISONS[op](keys, threshold).sum(axis=1)
+        hit = np.count_nonzero(COMPARISONS[op](keys, threshold), axis=1)  # (sum of bools: slower)
         return np.bincount(hit, minlength=keys.shape[1] + 1) / len(hit)
 
 

@@ -54,7 +54,8 @@ def order_share(
         pairs = ctx.pool.joint(members)
         share = None
         if pairs is not None:
-            keys = [(ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)) for x, y in pairs]
+            key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
+            keys = [(key_a(x), key_b(y)) for x, y in pairs]
             first = sum(x > y for x, y in keys) / len(keys)
             second = sum(y > x for x, y in keys) / len(keys)
             share = (first, second, max(0.0, 1 - first - second))

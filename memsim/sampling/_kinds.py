@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +21,7 @@ from scipy.special import ndtri
 from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
 from memsim.sampling._discrete import DiscreteDraws
+from memsim.sampling._names import NameParts, name_fills
 from memsim.sampling._random import Uniforms
 from memsim.sampling._strings import (
     Codes,
@@ -29,10 +30,10 @@ from memsim.sampling._strings import (
     ascii_words,
     concat,
     digits_matrix,
+    distinct_formats,
     factorize,
     fill_patterns,
-    format_distinct,
-    pick,
+    pick_codes,
     vector_format,
 )
 from memsim.sampling._values import date_to_days, to_text
@@ -62,6 +63,10 @@ class Batch:
     uniforms: Uniforms
     draws: DiscreteDraws | None = None
     """The categorical nodes' guide tables (built from ``conditionals`` when None)."""
+    name_parts: dict[str, NameParts] = field(default_factory=dict)
+    """How each name column of the batch was made (see ``_names``)."""
+    distinct: dict[str, tuple[Codes, Strings]] = field(default_factory=dict)
+    """Text columns as codes and the texts they index (``column == texts[codes]``)."""
 
     @property
     def n(self) -> int:
@@ -224,16 +229,25 @@ def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float
 
 @lru_cache(maxsize=16)
 def _name_arrays(locale: str) -> dict[str, tuple[Strings, NDArray[np.float64]]]:
-    return {k: (as_strings(keys), np.cumsum(p)) for k, (keys, p) in name_lists(locale).items()}
+    out = {k: (as_strings(keys), np.cumsum(p)) for k, (keys, p) in name_lists(locale).items()}
+    out["first"] = (as_strings(_first_names(locale)), np.zeros(0))  # indexed, never drawn
+    return out
+
+
+@lru_cache(maxsize=16)
+def _first_names(locale: str) -> tuple[str, ...]:
+    """The male first names, then the female ones (the codes of a name column)."""
+    lists = name_lists(locale)
+    return lists["male"][0] + lists["female"][0]
 
 
 @SAMPLERS.register("person_name")
 def sample_person_name(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, PersonName)
-    lists = _name_arrays(dist.locale or _faker_locale(batch.net.schema))
+    locale = dist.locale or _faker_locale(batch.net.schema)
+    lists = _name_arrays(locale)
     u_first = batch.u(node, 0)
-    firsts = np.empty(batch.n, dtype=object)
     if dist.gender is None:
         female = u_first < 0.5
         u_first = np.where(female, u_first * 2, u_first * 2 - 1)
@@ -241,11 +255,20 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         parent, codes = batch.parent(node, dist.gender)
         is_female = np.array([dist.gender_values[v] == "female" for v in parent.values])
         female = is_female[codes]
+    codes = np.empty(batch.n, dtype=np.int64)
     for flag, key in ((False, "male"), (True, "female")):
         mask = female == flag
-        firsts[mask] = pick(*lists[key], u_first[mask])
-    lasts = pick(*lists["last"], batch.u(node, 1))
+        offset = len(lists["male"][0]) if flag else 0  # the female list follows the male
+        codes[mask] = pick_codes(lists[key][1], u_first[mask]) + offset
+    firsts_list, last_list = _first_names(locale), name_lists(locale)["last"][0]
+    firsts = lists["first"][0][codes]
+    last_codes = pick_codes(lists["last"][1], batch.u(node, 1))
+    lasts = lists["last"][0][last_codes]
     written = dist.format or _name_format(batch.net.schema)
+    # how the names were made, so that e-mails find their words per list entry
+    batch.name_parts[node.id] = NameParts(
+        written, {"first": (codes, firsts_list), "last": (last_codes, last_list)}
+    )
     return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
 
 
@@ -292,30 +315,43 @@ def sample_email(node: Node, batch: Batch) -> Column:
     per distinct employer, the local parts formatted a column at a time per style."""
     dist = node.attribute.dist
     assert isinstance(dist, Email)
-    name_codes, names = factorize(to_text(*batch.parent(node, dist.name)))
+    name_node, name_column = batch.parent(node, dist.name)
     if dist.org is None:  # a personal address: one provider for every row
         org_codes, orgs = np.zeros(batch.n, dtype=np.int64), as_strings([""])
     else:
-        org_codes, orgs = factorize(to_text(*batch.parent(node, dist.org)))
+        org_node, org_column = batch.parent(node, dist.org)
+        # a template's column comes with its distinct texts: no pass over every row
+        org_codes, orgs = batch.distinct.get(org_node.id) or factorize(
+            to_text(org_node, org_column)
+        )
     styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
     tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
     numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)
     zeros = np.zeros(batch.n, dtype=np.int64)
     nnnn = fill_patterns(zeros, ["####"], {"#": digits_matrix([(numbers, 4)])})
-    words = [ascii_words(name, dist.spellings) for name in names.tolist()]
     # only the parts of a name the styles use (each costs a pass over every distinct name)
     used = {f for style in dist.styles for _, f, _, _ in _FORMAT.parse(style) if f}
-    fills = {
-        key: as_strings([part(w) for w in words])[name_codes]
-        for key, part in _NAME_PARTS.items()
-        if key in used
-    }
-    fills["nnnn"], fills["nn"] = nnnn, as_strings([t[:2] for t in nnnn.tolist()])
+    parts = batch.name_parts.get(name_node.id)
+    found = None if parts is None else name_fills(parts, used, dist.spellings)
+    if found is not None:
+        fills, wordless_rows = found
+        wordless = np.flatnonzero(wordless_rows)
+    else:  # a name not sampled here, or written so that its words need the whole name
+        name_codes, names = factorize(to_text(name_node, name_column))
+        words = [ascii_words(name, dist.spellings) for name in names.tolist()]
+        fills = {
+            key: as_strings([part(w) for w in words])[name_codes]
+            for key, part in _NAME_PARTS.items()
+            if key in used
+        }
+        wordless = np.flatnonzero(np.array([not w for w in words], dtype=bool)[name_codes])
+    # the first two of the four digits, zero-padded as in nnnn
+    fills["nnnn"] = nnnn
+    fills["nn"] = fill_patterns(zeros, ["##"], {"#": digits_matrix([(numbers // 100, 2)])})
     locals_ = np.empty(batch.n, dtype=object)
     for k, style in enumerate(dist.styles):
         rows = np.flatnonzero(styles == k)
         locals_[rows] = vector_format(style, {f: c[rows] for f, c in fills.items()}, len(rows))
-    wordless = np.flatnonzero(np.array([not w for w in words], dtype=bool)[name_codes])
     locals_[wordless] = "user" + nnnn[wordless]
 
     domains = []
@@ -360,4 +396,6 @@ def sample_template(node: Node, batch: Batch) -> Column:
         return text.format(**{token: table[codes[row]] for token, (codes, table) in fills.items()})
 
     keys = [which, chosen, *(codes for codes, _ in fills.values())]
-    return format_distinct(keys, fill, batch.n)
+    codes, made = distinct_formats(keys, fill, batch.n)
+    batch.distinct[node.id] = (codes, made)
+    return made[codes]

@@ -72,14 +72,14 @@ def fill_patterns(
 
 def concat(parts: Sequence[str | Strings], n: int) -> Strings:
     """Element-wise concatenation of string columns and literals."""
-    out = as_strings([""] * n)
+    out: Strings | None = None  # no column of "" to add to: one pass fewer per call
     for part in parts:
         if isinstance(part, str):
             if part:
-                out = out + part
+                out = as_strings([part] * n) if out is None else out + part
         else:
-            out = out + part
-    return out
+            out = part.copy() if out is None else out + part
+    return as_strings([""] * n) if out is None else out
 
 
 def vector_format(fmt: str, fills: Mapping[str, Strings], n: int) -> Strings:
@@ -101,8 +101,17 @@ def vector_format(fmt: str, fills: Mapping[str, Strings], n: int) -> Strings:
 def format_distinct(keys: Sequence[Codes], make: Callable[[int], str], n: int) -> Strings:
     """A string per row that depends on the row's ``keys`` only: ``make(row)`` runs once
     per distinct combination of keys (its first row), then is copied to the others."""
+    codes, made = distinct_formats(keys, make, n)
+    return made[codes]
+
+
+def distinct_formats(
+    keys: Sequence[Codes], make: Callable[[int], str], n: int
+) -> tuple[Codes, Strings]:
+    """:func:`format_distinct` as codes and the strings they index (one per distinct
+    combination of keys, so a string may repeat)."""
     if not keys:
-        return as_strings([make(0)] * n) if n else as_strings([])
+        return np.zeros(n, dtype=np.int64), as_strings([make(0)] if n else [])
     dims = [int(k.max(initial=0)) + 1 for k in keys]
     if float(np.prod(dims, dtype=np.float64)) < 2**62:
         combined = np.ravel_multi_index(list(keys), dims) if len(keys) > 1 else keys[0]
@@ -111,14 +120,13 @@ def format_distinct(keys: Sequence[Codes], make: Callable[[int], str], n: int) -
         _, first, inverse = np.unique(
             np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True
         )
-    made = as_strings([make(int(row)) for row in first])
-    return made[inverse.ravel()]
+    return inverse.ravel(), as_strings([make(int(row)) for row in first])
 
 
-def pick(keys: Strings, cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Strings:
-    """``keys`` drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
-    codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(keys) - 1)
-    return keys[codes]  # type: ignore[no-any-return]
+def pick_codes(cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Codes:
+    """Indices drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
+    codes: Codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(cdf) - 1)
+    return codes
 
 
 def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:

@@ -4,7 +4,7 @@ per-locale phrasings, one chosen at random for each fact."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -54,6 +54,13 @@ class TemplateVerbalizer:
 
     def render(self, entity: Entity, fact: Fact, when: dt.datetime, template: str) -> str:
         """``template`` (one of the fact's phrasings) with the fact at ``when``."""
+        return self._fill(template, self._tokens(entity, fact, when, template_fields(template)))
+
+    def _tokens(
+        self, entity: Entity, fact: Fact, when: dt.datetime, fields: Iterable[str]
+    ) -> dict[str, str]:
+        """What a phrasing of ``fact`` may name: the entity's ``fields`` and the fact's own
+        tokens (which win over a field of the same name)."""
         attr = self.schema.attributes_of(entity.kind)[fact.attribute]
         value = render_value(fact, value_at(fact, when), self.loc, when)
         who = self.who(entity, when)
@@ -62,7 +69,7 @@ class TemplateVerbalizer:
             name: render_value(
                 entity.facts[name], value_at(entity.facts[name], when), self.loc, when
             )
-            for name in template_fields(template)
+            for name in fields
             if name in entity.facts
         }
         tokens |= {
@@ -75,12 +82,22 @@ class TemplateVerbalizer:
             "a": self.loc.article_for(value),
             "unit": attr.unit or "",
         }
+        return tokens
+
+    def _fill(self, template: str, tokens: dict[str, str]) -> str:
         return self.loc.cap(template.format(**tokens).replace("  ", " "))
 
     def renderings(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime) -> frozenset[str]:
         """Every message :meth:`message` can make of ``facts`` at ``when``, whatever it
         draws (the audit's test that a template message is its template re-rendered)."""
-        options = [[self.render(e, f, when, t) for t in self.phrasings(e, f)] for e, f in facts]
+        options = []
+        for e, f in facts:
+            # the tokens once per fact, not once per phrasing (a phrasing ignores the
+            # tokens it does not name, so each renders as :meth:`render` renders it)
+            templates = self.phrasings(e, f)
+            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+            tokens = self._tokens(e, f, when, fields)
+            options.append([self._fill(t, tokens) for t in templates])
         if len(options) == 1:
             return frozenset(options[0])
         return frozenset(

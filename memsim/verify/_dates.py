@@ -18,6 +18,8 @@ from string import Formatter
 from memsim.verbalize import LocaleData
 from memsim.verify._numbers import Numerals, fold, guarded, numerals, per_locale, per_text
 
+_SPACES = re.compile(r"\s+")  # compiled once (re's own cache is pushed through by others)
+
 
 @dataclass(frozen=True)
 class DateMention:
@@ -127,7 +129,7 @@ def patterns(loc: LocaleData) -> Patterns:
 def _month(m: re.Match[str], p: Patterns) -> int | None:
     groups = m.groupdict()
     if groups.get("month_name"):
-        return p.months.get(re.sub(r"\s+", " ", groups["month_name"]))
+        return p.months.get(_SPACES.sub(" ", groups["month_name"]))
     if groups.get("month"):
         return p.numbers.value(groups["month"])
     return None
@@ -163,7 +165,7 @@ def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt
             if form == "tomorrow":
                 found.add(said_at.date() + dt.timedelta(days=1))
                 continue
-            weekday = p.weekdays.get(re.sub(r"\s+", " ", m.groupdict().get("weekday") or ""))
+            weekday = p.weekdays.get(_SPACES.sub(" ", m.groupdict().get("weekday") or ""))
             if weekday is not None:
                 found.add(week_start + dt.timedelta(days=weekday + (7 if form == "next" else 0)))
     return found

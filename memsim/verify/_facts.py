@@ -29,6 +29,9 @@ from memsim.verify._dates import clocks_in, dates_in, relative_days_in
 from memsim.verify._numbers import fold, numbers_in, numerals, per_text
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+# compiled once: re's own cache is pushed through by the per-value identifier patterns
+_WORD, _SPACES = re.compile(r"\w+"), re.compile(r"\s+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 @dataclass(frozen=True)
@@ -105,16 +108,16 @@ def words(text: str, loc: LocaleData) -> list[str]:
 
 @per_text
 def _words(text: str, loc: LocaleData) -> tuple[str, ...]:
-    return tuple(re.findall(r"\w+", CJK.sub(r" \g<0> ", _numbers_as_digits(text, loc, " "))))
+    return tuple(_WORD.findall(CJK.sub(r" \g<0> ", _numbers_as_digits(text, loc, " "))))
 
 
 def squeeze(text: str, loc: LocaleData) -> str:
     """Folded, spacing removed, numbers as plain digits (for scripts without spaces)."""
-    return re.sub(r"\s+", "", _numbers_as_digits(text, loc, ""))
+    return _SPACES.sub("", _numbers_as_digits(text, loc, ""))
 
 
 def _numbers_as_digits(text: str, loc: LocaleData, pad: str) -> str:
-    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", fold(text))
+    folded = _THOUSANDS.sub("", fold(text))
     nums = numerals(loc)
     if nums.run is None:
         return folded

@@ -19,6 +19,9 @@ from typing import TypeVar
 from memsim.verbalize import LocaleData
 
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
+_DIGITS_ONLY = re.compile(_DIGITS)
+"""Compiled once: a pattern left to re's own cache is recompiled whenever many
+others (one per identifier, per name) have pushed it out."""
 """A digit run, with thousands commas ("1,000") taken as one number."""
 
 
@@ -60,7 +63,7 @@ class Numerals:
     def value(self, text: str) -> int | None:
         """The value of a matched number (digits or words), or None."""
         text = fold(text).strip()
-        if re.fullmatch(_DIGITS, text):
+        if _DIGITS_ONLY.fullmatch(text):
             return int(text.replace(",", ""))
         tokens = self._tokens.findall(text) if self.words or self.multipliers else []
         if not tokens:
