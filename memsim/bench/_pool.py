@@ -46,6 +46,12 @@ SELF_CONTAINED_KINDS = frozenset(
 )
 """QA kinds whose answer depends only on the entities the question names."""
 ALL_SCENARIOS = frozenset({"roles", "events", "items", "places"})
+_EPOCH = dt.datetime(1970, 1, 1)
+DAY = 24 * 60
+STATIC, BY_DATE, BY_MINUTE = 0, 1, 2
+"""What a noise fact's text depends on besides its phrasing (see NoisePool._shape)."""
+TEXT_CACHE = 1 << 18
+"""Rendered noise texts remembered (cleared when full: a cache, never a result)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,8 @@ class NoisePool:
         whos = {e.who: i for i, e in reversed(list(enumerate(self.entities)))}
         self._who_ids = np.array([whos[e.who] for e in self.entities], dtype=np.int64)
         self._n_facts = np.array([len(e.facts) for e in self.entities], dtype=np.int64)
+        self._shapes: dict[tuple[int, int], tuple[int, int]] = {}
+        self._texts: dict[tuple[int, int, int, int | None], str] = {}
 
     def _pool_entities(self, entities: Iterable[Entity]) -> Iterable[PoolEntity]:
         code = self.locale.code
@@ -149,18 +157,78 @@ class NoisePool:
         return [specs[int(i)] for i in order]
 
     def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
+        """The message of ``spec`` at ``when``: what the template verbalizer makes of it,
+        with the same draw from ``rng``."""
+        return self.render_minute(spec, _minute(when), rng, when)
+
+    def render_minute(
+        self,
+        spec: Spec,
+        minute: int,
+        rng: np.random.Generator,
+        when: dt.datetime | None = None,
+    ) -> str:
+        """:meth:`render` at ``minute`` minutes after 1970-01-01 00:00 (``when``, if
+        given, is that time). Texts are remembered by what they depend on (a noise
+        fact is said millions of times at 100x), and only a new one is rendered."""
         if isinstance(spec, str):
             return spec
         entity_index, fact_indices = spec
+        if len(fact_indices) != 1:
+            e = self.entities[entity_index]
+            facts = [(e.entity, e.facts[i]) for i in fact_indices]
+            return self.verbalizer.message(facts, when or _time(minute), rng)
+        fact_index = fact_indices[0]
+        known = self._shapes.get((entity_index, fact_index))
+        if known is None:
+            known = self._shapes[entity_index, fact_index] = self._shape(entity_index, fact_index)
+        phrasings, depends = known
+        choice = int(rng.integers(phrasings))  # the draw TemplateVerbalizer.sentence makes
+        moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+        key = (entity_index, fact_index, choice, moment)
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= TEXT_CACHE:
+                self._texts.clear()
+            e = self.entities[entity_index]
+            fact = e.facts[fact_index]
+            template = self.verbalizer.phrasings(e.entity, fact)[choice]
+            text = self.verbalizer.render(e.entity, fact, when or _time(minute), template)
+            self._texts[key] = text
+        return text
+
+    def _shape(self, entity_index: int, fact_index: int) -> tuple[int, int]:
+        """How many phrasings a fact has, and what its rendering depends on besides the
+        phrasing: nothing (:data:`STATIC`), the message's date (a date-time said
+        relatively, "next Friday") or its minute (a value that changes over time, in
+        the fact itself or in a field its phrasings or the entity's name use)."""
         e = self.entities[entity_index]
-        facts = [(e.entity, e.facts[i]) for i in fact_indices]
-        return self.verbalizer.message(facts, when, rng)
+        fact = e.facts[fact_index]
+        phrasings = self.verbalizer.phrasings(e.entity, fact)
+        refer = self.schema.entities[e.entity.kind].refer.get(self.locale.code, "")
+        names = {fact.attribute, *template_fields(refer)}
+        for template in phrasings:
+            names.update(template_fields(template))
+        used = [e.entity.facts[n] for n in sorted(names) if n in e.entity.facts]
+        if any(f.history for f in used):
+            return len(phrasings), BY_MINUTE
+        if any(f.type == "datetime" for f in used):
+            return len(phrasings), BY_DATE
+        return len(phrasings), STATIC
 
     def fact_value(self, spec: Spec, when: dt.datetime) -> object:
         """The value a fact message states at ``when`` (for tests)."""
         assert not isinstance(spec, str)
         e = self.entities[spec[0]]
         return value_at(e.facts[spec[1][0]], when)
+
+
+def _minute(when: dt.datetime) -> int:
+    return int((when - _EPOCH).total_seconds() // 60)
+
+
+def _time(minute: int) -> dt.datetime:
+    return _EPOCH + dt.timedelta(minutes=minute)
 
 
 def _cycle(n: int, count: int, rng: np.random.Generator) -> NDArray[np.int64]:

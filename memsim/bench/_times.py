@@ -20,6 +20,11 @@ ISO_TEMPLATE = "{year}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}"
 MEMDAILY_TEMPLATE = "{year}年{month:02d}月{day:02d}日 {weekday_short} {hour:02d}:{minute:02d}"
 MEMDAILY_WEEKDAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 
+_EPOCH = dt.datetime(1970, 1, 1)
+DAY_MINUTES = 24 * 60
+DAY_CACHE = 1 << 16
+"""Days whose partly filled template is remembered (cleared when full)."""
+
 _NUMBERS = {
     "year": r"\d{4}",
     "month": r"\d{1,2}",
@@ -37,6 +42,7 @@ class TimeFormat:
     weekdays_short: tuple[str, ...] = ()
     months: tuple[str, ...] = ()
     _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _days: dict[int, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         words = {
@@ -57,6 +63,7 @@ class TimeFormat:
             else:
                 raise ValueError(f"time format {self.name!r}: cannot parse token {{{name}}}")
         object.__setattr__(self, "_regex", re.compile(pattern))
+        object.__setattr__(self, "_days", {})
 
     def parse(self, text: str) -> dt.datetime | None:
         m = self._regex.fullmatch(text.strip())
@@ -76,6 +83,49 @@ class TimeFormat:
             )
         except ValueError:
             return None
+
+    def render_minute(self, minute: int) -> str:
+        """``render`` of the time ``minute`` minutes after 1970-01-01 00:00: the day's
+        part of the template is filled once per day, the clock per message."""
+        day, clock = divmod(minute, DAY_MINUTES)
+        template = self._days.get(day)
+        if template is None:
+            if len(self._days) >= DAY_CACHE:
+                self._days.clear()
+            template = self._days[day] = self._day_template(day)
+        return template.format(hour=clock // 60, minute=clock % 60)
+
+    def _day_template(self, day: int) -> str:
+        """The template with every token but the hour and minute filled for ``day``."""
+        when = _EPOCH + dt.timedelta(days=day)
+        values = self._values(when)
+        out = ""
+        for literal, name, spec, conversion in Formatter().parse(self.template):
+            out += literal.replace("{", "{{").replace("}", "}}")
+            if name is None:
+                continue
+            if name in ("hour", "minute") or "{" in (spec or ""):
+                out += "{" + name + (f"!{conversion}" if conversion else "")
+                out += (f":{spec}" if spec else "") + "}"
+                continue
+            text = ("{0" + (f"!{conversion}" if conversion else "") + f":{spec or ''}}}").format(
+                values[name]
+            )
+            out += text.replace("{", "{{").replace("}", "}}")
+        return out
+
+    def _values(self, when: dt.datetime) -> dict[str, object]:
+        w = when.weekday()
+        return {
+            "year": when.year,
+            "month": when.month,
+            "day": when.day,
+            "hour": when.hour,
+            "minute": when.minute,
+            "weekday": self.weekdays[w] if self.weekdays else "",
+            "weekday_short": self.weekdays_short[w] if self.weekdays_short else "",
+            "month_name": self.months[when.month - 1] if self.months else "",
+        }
 
     def render(self, when: dt.datetime) -> str:
         w = when.weekday()
