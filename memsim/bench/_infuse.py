@@ -149,7 +149,7 @@ def infuse(
     gaps = gap_segments(times, asked, noise_count)
     runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
     specs = pool.draw(noise_count, allowed, rng)
-    render, stamp = pool.render_minute, fmt.render_minute
+    stamp = fmt.render_minute
     messages: list[Message] = []
     noise: set[int] = set()
     new_evidence: set[int] = set()
@@ -162,9 +162,10 @@ def infuse(
             after = real[min(gap, len(real) - 1)].place
             middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
             start = len(messages)
-            for i, minute in enumerate(pick_minutes(segments, run, rng)):
+            picked = pick_minutes(segments, run, rng)
+            texts = pool.render_run(specs[used : used + run], picked, rng)
+            for i, (minute, text) in enumerate(zip(picked, texts, strict=True)):
                 place = after if minute > middle else before
-                text = render(specs[used + i], minute, rng)
                 messages.append(Message(start + i, text, stamp(minute), place))
             noise.update(range(start, len(messages)))
             used += run

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim.bench._draws import draw_bounded
 from memsim.bench._tokenize import has_cjk
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
@@ -188,13 +189,53 @@ class NoisePool:
         key = (entity_index, fact_index, choice, moment)
         text = self._texts.get(key)
         if text is None:
-            if len(self._texts) >= TEXT_CACHE:
-                self._texts.clear()
-            e = self.entities[entity_index]
-            fact = e.facts[fact_index]
-            template = self.verbalizer.phrasings(e.entity, fact)[choice]
-            text = self.verbalizer.render(e.entity, fact, when or _time(minute), template)
-            self._texts[key] = text
+            text = self._render_new(key, when or _time(minute))
+        return text
+
+    def render_run(
+        self, specs: Sequence[Spec], minutes: Sequence[int], rng: np.random.Generator
+    ) -> list[str]:
+        """``[render_minute(s, m, rng) for s, m in zip(specs, minutes)]``, with the
+        phrasings drawn at once (:func:`draw_bounded`: the same draws)."""
+        refs: list[tuple[int, int, int, int] | str] = []
+        """Per spec: (entity, fact, phrasings, what it depends on), or the chit-chat."""
+        for spec in specs:
+            if isinstance(spec, str):
+                refs.append(spec)
+                continue
+            entity_index, fact_indices = spec
+            if len(fact_indices) != 1:  # not made by draw(): one by one
+                return [self.render_minute(s, m, rng) for s, m in zip(specs, minutes, strict=True)]
+            known = self._shapes.get((entity_index, fact_indices[0]))
+            if known is None:
+                known = self._shape(entity_index, fact_indices[0])
+                self._shapes[entity_index, fact_indices[0]] = known
+            refs.append((entity_index, fact_indices[0], *known))
+        bounds = [ref[2] for ref in refs if not isinstance(ref, str)]
+        choices = iter(draw_bounded(rng, bounds))
+        texts = self._texts
+        out: list[str] = []
+        for ref, minute in zip(refs, minutes, strict=True):
+            if isinstance(ref, str):
+                out.append(ref)
+                continue
+            entity_index, fact_index, _, depends = ref
+            moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+            key = (entity_index, fact_index, next(choices), moment)
+            text = texts.get(key)
+            if text is None:
+                text = self._render_new(key, _time(minute))
+            out.append(text)
+        return out
+
+    def _render_new(self, key: tuple[int, int, int, int | None], when: dt.datetime) -> str:
+        entity_index, fact_index, choice, _ = key
+        if len(self._texts) >= TEXT_CACHE:
+            self._texts.clear()
+        e = self.entities[entity_index]
+        fact = e.facts[fact_index]
+        template = self.verbalizer.phrasings(e.entity, fact)[choice]
+        text = self._texts[key] = self.verbalizer.render(e.entity, fact, when, template)
         return text
 
     def _shape(self, entity_index: int, fact_index: int) -> tuple[int, int]:
