@@ -210,8 +210,9 @@ def bench_cmd(
         if r["qa_type"] != "all":
             continue
         recall = "n/a" if r["recall_at_k"] is None else f"{r['recall_at_k']:.3f}"
+        ci = f"[{r['accuracy_ci_low']:.3f}, {r['accuracy_ci_high']:.3f}]"
         click.echo(
-            f"{r['mechanism']:>13} {r['noise']:>4}x  accuracy {r['accuracy']:.3f}  "
+            f"{r['mechanism']:>13} {r['noise']:>4}x  accuracy {r['accuracy']:.3f} {ci}  "
             f"recall@{r['k']} {recall}"
         )
     stats = made.run_stats()
