@@ -105,7 +105,8 @@ def pick_minutes(
     picks = np.sort(rng.choice(int(ends[-1]), size=count, replace=False))
     seg = np.searchsorted(ends, picks, side="right")
     starts = np.array([s for s, _ in segments], dtype=np.int64)
-    return [int(x) for x in starts[seg] + picks - (ends[seg] - lengths[seg])]
+    minutes: list[int] = (starts[seg] + picks - (ends[seg] - lengths[seg])).tolist()
+    return minutes
 
 
 def gap_segments(times: list[int], asked: int, total: int) -> list[list[tuple[int, int]]]:

@@ -9,8 +9,9 @@ count plus the count of ``" " + text + "\\n"``, each of which is remembered.
 
 Headers differ by their digits mostly. In o200k digits form pieces of their own
 (``\\p{N}{1,3}``: no other piece holds a digit), so when every string of one to three
-ASCII digits is a single token, replacing each ASCII digit by ``0`` keeps a header's
-count, and headers are remembered by that shape. Both facts are checked when the
+ASCII digits is a single token, replacing each ASCII digit of the time (between ``[``
+and ``,``) by ``0`` keeps a header's count, and headers are remembered by the time's
+shape and the place. Both facts are checked when the
 counter is made, and a header holding another kind of numeral (``②``) is counted
 whole. The counts are those of counting each line whole (``tests/bench``).
 """
@@ -41,21 +42,22 @@ class LineTokens:
             for width in (1, 2, 3)
             for digits in product("0123456789", repeat=width)
         )
-        self._heads: dict[str, int] = {}
+        self._heads: dict[tuple[str, str], int] = {}
         self._texts: dict[str, int] = {}
 
     def count(self, message: Message) -> int:
         if not self.split:
             return self.counter.count(memory_line(message))
-        return self._head(f"[{message.time}, {message.place}]") + self._text(message.text)
+        return self._head(message.time, message.place) + self._text(message.text)
 
-    def _head(self, head: str) -> int:
-        key = head.translate(_ZEROS) if self.zeros and _plain_digits(head) else head
-        n = self._heads.get(key)
+    def _head(self, time: str, place: str) -> int:
+        # the time's digits are pieces of their own, between "[" and ","
+        shape = time.translate(_ZEROS) if self.zeros and _plain_digits(time) else time
+        n = self._heads.get((shape, place))
         if n is None:
             if len(self._heads) >= CACHE:
                 self._heads.clear()
-            n = self._heads[key] = self.counter.count(head)
+            n = self._heads[shape, place] = self.counter.count(f"[{time}, {place}]")
         return n
 
     def _text(self, text: str) -> int:

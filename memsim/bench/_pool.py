@@ -140,7 +140,8 @@ class NoisePool:
     def draw(self, count: int, allowed: list[int], rng: np.random.Generator) -> list[Spec]:
         """``count`` noise messages for one trajectory, in a random order."""
         chit = int(rng.binomial(count, CHIT_CHAT_SHARE)) if allowed else count
-        specs: list[Spec] = [self.chit_chat[i] for i in _cycle(len(self.chit_chat), chit, rng)]
+        lines = _cycle(len(self.chit_chat), chit, rng).tolist()
+        specs: list[Spec] = [self.chit_chat[i] for i in lines]
         if count > chit:
             # one entity per referring phrase: the first of each phrase in a random order
             order = rng.permutation(np.asarray(allowed, dtype=np.int64))
@@ -150,12 +151,10 @@ class NoisePool:
             units = _cycle(int(ends[-1]), count - chit, rng)
             slots = np.searchsorted(ends, units, side="right")
             starts = ends[slots] - self._n_facts[chosen[slots]]
-            specs += [
-                (int(chosen[slot]), (int(u - start),))
-                for u, slot, start in zip(units, slots, starts, strict=True)
-            ]
-        order = rng.permutation(len(specs))
-        return [specs[int(i)] for i in order]
+            entities, facts = chosen[slots].tolist(), (units - starts).tolist()
+            specs += [(e, (f,)) for e, f in zip(entities, facts, strict=True)]
+        order = rng.permutation(len(specs)).tolist()
+        return [specs[i] for i in order]
 
     def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
         """The message of ``spec`` at ``when``: what the template verbalizer makes of it,

@@ -25,6 +25,8 @@ DAY_MINUTES = 24 * 60
 DAY_CACHE = 1 << 16
 """Days whose partly filled template is remembered (cleared when full)."""
 
+ClockPieces = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
+
 _NUMBERS = {
     "year": r"\d{4}",
     "month": r"\d{1,2}",
@@ -42,7 +44,7 @@ class TimeFormat:
     weekdays_short: tuple[str, ...] = ()
     months: tuple[str, ...] = ()
     _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    _days: dict[int, str] = field(init=False, repr=False, compare=False)
+    _days: dict[int, str | ClockPieces] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         words = {
@@ -86,14 +88,18 @@ class TimeFormat:
 
     def render_minute(self, minute: int) -> str:
         """``render`` of the time ``minute`` minutes after 1970-01-01 00:00: the day's
-        part of the template is filled once per day, the clock per message."""
+        part of the template is filled once per day, the clock per message (by joining
+        strings when the day's template is text, the hour and the minute)."""
         day, clock = divmod(minute, DAY_MINUTES)
-        template = self._days.get(day)
-        if template is None:
+        filled = self._days.get(day)
+        if filled is None:
             if len(self._days) >= DAY_CACHE:
                 self._days.clear()
-            template = self._days[day] = self._day_template(day)
-        return template.format(hour=clock // 60, minute=clock % 60)
+            filled = self._days[day] = _clock_pieces(self._day_template(day))
+        if isinstance(filled, str):
+            return filled.format(hour=clock // 60, minute=clock % 60)
+        before, hours, between, minutes, after = filled
+        return before + hours[clock // 60] + between + minutes[clock % 60] + after
 
     def _day_template(self, day: int) -> str:
         """The template with every token but the hour and minute filled for ``day``."""
@@ -139,6 +145,26 @@ class TimeFormat:
             weekday_short=self.weekdays_short[w] if self.weekdays_short else "",
             month_name=self.months[when.month - 1] if self.months else "",
         )
+
+
+def _clock_pieces(template: str) -> str | ClockPieces:
+    """``template`` as (text, hours, text, minutes, text) when it is text around
+    ``{hour:spec}`` then ``{minute:spec}`` (each hour and minute written once), else
+    itself."""
+    parts = list(Formatter().parse(template))
+    if parts and parts[-1][1] is not None:  # ends with a field: no trailing text
+        parts.append(("", None, None, None))
+    if (
+        len(parts) != 3
+        or [p[1] for p in parts] != ["hour", "minute", None]
+        or any(p[3] for p in parts)
+        or any("{" in (p[2] or "") for p in parts)
+    ):
+        return template
+    (before, _, hour, _), (between, _, minute, _), (after, _, _, _) = parts
+    hours = tuple(format(h, hour or "") for h in range(24))
+    minutes = tuple(format(m, minute or "") for m in range(60))
+    return before, hours, between, minutes, after
 
 
 def known_formats() -> list[TimeFormat]:

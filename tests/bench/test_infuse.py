@@ -178,10 +178,14 @@ def test_drawn_noise_is_consistent(en_pool: NoisePool) -> None:
 
 
 def test_render_minute_is_render_at_that_minute() -> None:
-    from memsim.bench._times import known_formats
+    from memsim.bench._times import TimeFormat, known_formats
 
     epoch = dt.datetime(1970, 1, 1)
-    for fmt in known_formats():
+    odd = [  # the minute first, literal braces; the clock before a weekday
+        TimeFormat("odd", "{minute:02d}/{hour} {{x}} {day}"),
+        TimeFormat("late", "{hour:02d}h{minute:02d} {weekday}", weekdays=tuple("MTWRFSU")),
+    ]
+    for fmt in [*known_formats(), *odd]:
         for minute in range(28_000_000, 28_000_000 + 9 * 1440, 37):
             assert fmt.render_minute(minute) == fmt.render(epoch + dt.timedelta(minutes=minute))
 
