@@ -165,9 +165,10 @@ def infuse(
             start = len(messages)
             picked = pick_minutes(segments, run, rng)
             texts = pool.render_run(specs[used : used + run], picked, rng)
-            for i, (minute, text) in enumerate(zip(picked, texts, strict=True)):
-                place = after if minute > middle else before
-                messages.append(Message(start + i, text, stamp(minute), place))
+            messages += [
+                Message(start + i, text, stamp(minute), after if minute > middle else before)
+                for i, (minute, text) in enumerate(zip(picked, texts, strict=True))
+            ]
             noise.update(range(start, len(messages)))
             used += run
         if gap < len(real):

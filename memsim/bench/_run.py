@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from memsim.bench._types import BenchItem, Message
 from memsim.records import Record
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+_MID = attrgetter("mid")
 
 
 @dataclass
@@ -149,7 +151,7 @@ class BenchRun:
                 )
                 cell.read.setdefault(group, LatencyHistogram()).add_ns([read_ns])
             ranked = [m.mid for m in retrieved]
-            shown = tuple(sorted(retrieved, key=lambda m: m.mid))
+            shown = tuple(sorted(retrieved, key=_MID))
             row = Row(
                 item.qa_type,
                 item.scenario,
