@@ -64,7 +64,8 @@ BENCH_OUT ?= $(OUT)/bench
 
 bench: install ## Benchmark every installed offline memory mechanism (lexical reader) on $(OUT)/dataset
 	@test -f $(OUT)/dataset/dataset.jsonl || { echo "no dataset in $(OUT)/dataset: run make dataset first"; exit 2; }
-	$(BIN)/memsim bench $(OUT)/dataset --reader lexical --noise 1,10,50,100 --seed $(SEED) --out $(BENCH_OUT)
+	$(BIN)/memsim bench $(OUT)/dataset --reader lexical --noise 1,10,50,100 --seed $(SEED) \
+		--workers $(WORKERS) --out $(BENCH_OUT)
 
 bench-speed: install ## Bench wall time and recall@5 at MemDaily scale (benchmarks/bench.py)
 	$(BIN)/python benchmarks/bench.py

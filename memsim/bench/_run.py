@@ -14,21 +14,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from memsim._tokens import TokenCounter
 from memsim.bench._infuse import infuse
+from memsim.bench._lines import LineTokens
 from memsim.bench._memory import Memory
 from memsim.bench._metrics import LatencyHistogram, evidence_seen, ndcg_at_k, recall_at_k
 from memsim.bench._pool import NoisePool
-from memsim.bench._reader import BATCH, Reader, ReaderItem, memory_line
+from memsim.bench._reader import BATCH, Reader, ReaderItem
 from memsim.bench._times import TimeFormat
 from memsim.bench._types import BenchItem, Message
 from memsim.records import Record
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+_MID = attrgetter("mid")
 
 
 @dataclass
@@ -62,19 +65,27 @@ class Cell:
 class NoiseStats:
     messages: int = 0
     noise: int = 0
-    evidence_position_sum: float = 0.0
-    evidence_count: int = 0
+    positions: list[float] = field(default_factory=list)
+    """Each evidence message's relative position, in order (a few per trajectory)."""
 
     def add(self, item: BenchItem) -> None:
         n = len(item.messages)
         self.messages += n
         self.noise += len(item.labels.noise)
         for e in item.labels.evidence:
-            self.evidence_position_sum += e / (n - 1) if n > 1 else 0.5
-            self.evidence_count += 1
+            self.positions.append(e / (n - 1) if n > 1 else 0.5)
+
+    def extend(self, other: NoiseStats) -> None:
+        """Add a later slice of trajectories (``--workers``)."""
+        self.messages += other.messages
+        self.noise += other.noise
+        self.positions.extend(other.positions)
 
     def to_json(self) -> dict[str, Any]:
-        pos = self.evidence_position_sum / self.evidence_count if self.evidence_count else None
+        total = 0.0
+        for p in self.positions:  # summed in trajectory order, whatever the workers
+            total += p
+        pos = total / len(self.positions) if self.positions else None
         return {
             "messages": self.messages,
             "noise_messages": self.noise,
@@ -97,6 +108,7 @@ class BenchRun:
     ) -> None:
         self.mechanisms, self.reader, self.levels, self.k = mechanisms, reader, levels, k
         self.seed, self.fmt, self.pool, self.tokens, self.timings = seed, fmt, pool, tokens, timings
+        self.lines = None if tokens is None else LineTokens(tokens)
         self.cells = {(m.name, lv): Cell() for m in mechanisms for lv in levels}
         self.noise_stats = {lv: NoiseStats() for lv in levels}
 
@@ -126,19 +138,20 @@ class BenchRun:
         for memory in self.mechanisms:
             cell = self.cells[memory.name, level]
             memory.reset(item.labels)
-            writes = (
-                _timed_writes(memory, item.messages)
-                if self.timings
-                else _writes(memory, item.messages)
-            )
+            start = time.perf_counter_ns()
+            memory.observe_all(item.messages)
+            write_ns = time.perf_counter_ns() - start
             start = time.perf_counter_ns()
             retrieved = memory.retrieve(item.query)
             read_ns = time.perf_counter_ns() - start
             if self.timings:
-                cell.write.setdefault(group, LatencyHistogram()).add_ns(writes)
+                # the trajectory's writes are timed together; each gets their mean
+                cell.write.setdefault(group, LatencyHistogram()).add_repeated_ns(
+                    write_ns // max(len(item.messages), 1), len(item.messages)
+                )
                 cell.read.setdefault(group, LatencyHistogram()).add_ns([read_ns])
             ranked = [m.mid for m in retrieved]
-            shown = tuple(sorted(retrieved, key=lambda m: m.mid))
+            shown = tuple(sorted(retrieved, key=_MID))
             row = Row(
                 item.qa_type,
                 item.scenario,
@@ -161,13 +174,13 @@ class BenchRun:
     def _count(self, shown: tuple[Message, ...], cache: dict[int, int]) -> int | None:
         """Tokens of the rendered memory: the sum of its lines' counts (o200k never
         merges across a line end, and every line starts with '[')."""
-        if self.tokens is None:
+        if self.lines is None:
             return None
         total = 0
         for m in shown:
             n = cache.get(m.mid)
             if n is None:
-                n = cache[m.mid] = self.tokens.count(memory_line(m))
+                n = cache[m.mid] = self.lines.count(m)
             total += n
         return total
 
@@ -183,22 +196,6 @@ class BenchRun:
         for (row, _), answer in zip(cell.pending, answers, strict=True):
             row.answer = answer
         cell.pending = []
-
-
-def _writes(memory: Memory, messages: tuple[Message, ...]) -> list[int]:
-    for m in messages:
-        memory.observe(m)
-    return []
-
-
-def _timed_writes(memory: Memory, messages: tuple[Message, ...]) -> list[int]:
-    clock = time.perf_counter_ns
-    out = []
-    for m in messages:
-        start = clock()
-        memory.observe(m)
-        out.append(clock() - start)
-    return out
 
 
 def with_progress(items: Iterator[Any], total: int, progress: Progress | None) -> Iterable[Any]:

@@ -20,6 +20,13 @@ ISO_TEMPLATE = "{year}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}"
 MEMDAILY_TEMPLATE = "{year}年{month:02d}月{day:02d}日 {weekday_short} {hour:02d}:{minute:02d}"
 MEMDAILY_WEEKDAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 
+_EPOCH = dt.datetime(1970, 1, 1)
+DAY_MINUTES = 24 * 60
+DAY_CACHE = 1 << 16
+"""Days whose partly filled template is remembered (cleared when full)."""
+
+ClockPieces = tuple[str, tuple[str, ...], str, tuple[str, ...], str]
+
 _NUMBERS = {
     "year": r"\d{4}",
     "month": r"\d{1,2}",
@@ -37,6 +44,7 @@ class TimeFormat:
     weekdays_short: tuple[str, ...] = ()
     months: tuple[str, ...] = ()
     _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _days: dict[int, str | ClockPieces] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         words = {
@@ -57,6 +65,7 @@ class TimeFormat:
             else:
                 raise ValueError(f"time format {self.name!r}: cannot parse token {{{name}}}")
         object.__setattr__(self, "_regex", re.compile(pattern))
+        object.__setattr__(self, "_days", {})
 
     def parse(self, text: str) -> dt.datetime | None:
         m = self._regex.fullmatch(text.strip())
@@ -77,6 +86,53 @@ class TimeFormat:
         except ValueError:
             return None
 
+    def render_minute(self, minute: int) -> str:
+        """``render`` of the time ``minute`` minutes after 1970-01-01 00:00: the day's
+        part of the template is filled once per day, the clock per message (by joining
+        strings when the day's template is text, the hour and the minute)."""
+        day, clock = divmod(minute, DAY_MINUTES)
+        filled = self._days.get(day)
+        if filled is None:
+            if len(self._days) >= DAY_CACHE:
+                self._days.clear()
+            filled = self._days[day] = _clock_pieces(self._day_template(day))
+        if isinstance(filled, str):
+            return filled.format(hour=clock // 60, minute=clock % 60)
+        before, hours, between, minutes, after = filled
+        return before + hours[clock // 60] + between + minutes[clock % 60] + after
+
+    def _day_template(self, day: int) -> str:
+        """The template with every token but the hour and minute filled for ``day``."""
+        when = _EPOCH + dt.timedelta(days=day)
+        values = self._values(when)
+        out = ""
+        for literal, name, spec, conversion in Formatter().parse(self.template):
+            out += literal.replace("{", "{{").replace("}", "}}")
+            if name is None:
+                continue
+            if name in ("hour", "minute") or "{" in (spec or ""):
+                out += "{" + name + (f"!{conversion}" if conversion else "")
+                out += (f":{spec}" if spec else "") + "}"
+                continue
+            text = ("{0" + (f"!{conversion}" if conversion else "") + f":{spec or ''}}}").format(
+                values[name]
+            )
+            out += text.replace("{", "{{").replace("}", "}}")
+        return out
+
+    def _values(self, when: dt.datetime) -> dict[str, object]:
+        w = when.weekday()
+        return {
+            "year": when.year,
+            "month": when.month,
+            "day": when.day,
+            "hour": when.hour,
+            "minute": when.minute,
+            "weekday": self.weekdays[w] if self.weekdays else "",
+            "weekday_short": self.weekdays_short[w] if self.weekdays_short else "",
+            "month_name": self.months[when.month - 1] if self.months else "",
+        }
+
     def render(self, when: dt.datetime) -> str:
         w = when.weekday()
         return self.template.format(
@@ -89,6 +145,26 @@ class TimeFormat:
             weekday_short=self.weekdays_short[w] if self.weekdays_short else "",
             month_name=self.months[when.month - 1] if self.months else "",
         )
+
+
+def _clock_pieces(template: str) -> str | ClockPieces:
+    """``template`` as (text, hours, text, minutes, text) when it is text around
+    ``{hour:spec}`` then ``{minute:spec}`` (each hour and minute written once), else
+    itself."""
+    parts = list(Formatter().parse(template))
+    if parts and parts[-1][1] is not None:  # ends with a field: no trailing text
+        parts.append(("", None, None, None))
+    if (
+        len(parts) != 3
+        or [p[1] for p in parts] != ["hour", "minute", None]
+        or any(p[3] for p in parts)
+        or any("{" in (p[2] or "") for p in parts)
+    ):
+        return template
+    (before, _, hour, _), (between, _, minute, _), (after, _, _, _) = parts
+    hours = tuple(format(h, hour or "") for h in range(24))
+    minutes = tuple(format(m, minute or "") for m in range(60))
+    return before, hours, between, minutes, after
 
 
 def known_formats() -> list[TimeFormat]:

@@ -118,6 +118,14 @@ from memsim.cli._common import progress_bar as _progress
     "~/.cache/memsim/vectors]. Results are the same with it or without.",
 )
 @click.option("--no-vector-cache", is_flag=True, help="Keep vectors in memory for this run only.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes sharing the trajectories (offline readers); results are the same "
+    "for any number.",
+)
 @shard_option("the selected trajectories (results are those of the slice; they do not merge)")
 def bench_cmd(
     path: Path,
@@ -140,6 +148,7 @@ def bench_cmd(
     window: int,
     vector_cache: str | None,
     no_vector_cache: bool,
+    workers: int,
     shard_spec: str | None,
 ) -> None:
     """Benchmark memory mechanisms on PATH: accuracy, evidence recall@k, NDCG, latency, tokens."""
@@ -174,6 +183,7 @@ def bench_cmd(
             reader_args=_reader_args(reader, backend, model, base_url, concurrency, cache_dir),
             vector_cache=_vector_cache(vector_cache, no_vector_cache),
             shard=parse_shard(shard_spec),
+            workers=workers,
         )
         try:
             made = make_reader(options)  # LLM configuration errors are ValueErrors: exit 2
@@ -200,8 +210,9 @@ def bench_cmd(
         if r["qa_type"] != "all":
             continue
         recall = "n/a" if r["recall_at_k"] is None else f"{r['recall_at_k']:.3f}"
+        ci = f"[{r['accuracy_ci_low']:.3f}, {r['accuracy_ci_high']:.3f}]"
         click.echo(
-            f"{r['mechanism']:>13} {r['noise']:>4}x  accuracy {r['accuracy']:.3f}  "
+            f"{r['mechanism']:>13} {r['noise']:>4}x  accuracy {r['accuracy']:.3f} {ci}  "
             f"recall@{r['k']} {recall}"
         )
     stats = made.run_stats()

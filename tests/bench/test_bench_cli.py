@@ -128,6 +128,18 @@ def test_same_seed_same_results(dataset_dir: Path, tmp_path: Path) -> None:
     assert load(tmp_path / "d") != load(tmp_path / "a")
 
 
+def test_workers_give_the_same_bytes(dataset_dir: Path, tmp_path: Path) -> None:
+    args = [str(dataset_dir), "--mechanisms", "full_context,recent_k,bm25,oracle,noise_only"]
+    args += ["--noise", "1,10", "--limit", "3", "--no-timings"]
+    for workers in ("1", "2", "3"):
+        result = bench(*args, "--workers", workers, "--out", str(tmp_path / workers))
+        assert result.exit_code == 0, result.output
+    for file in ("results.json", "results.md", "manifest.json"):
+        one = (tmp_path / "1" / file).read_bytes()
+        assert (tmp_path / "2" / file).read_bytes() == one, file
+        assert (tmp_path / "3" / file).read_bytes() == one, file
+
+
 def memdaily_file(path: Path) -> Path:
     """A small MemDaily-format merged file (Chinese, MemDaily's time format)."""
 

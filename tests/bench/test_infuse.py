@@ -175,3 +175,50 @@ def test_drawn_noise_is_consistent(en_pool: NoisePool) -> None:
     assert all(isinstance(s, str) for s in en_pool.draw(50, [], rng)), (
         "nothing allowed: chit-chat only"
     )
+
+
+def test_render_minute_is_render_at_that_minute() -> None:
+    from memsim.bench._times import TimeFormat, known_formats
+
+    epoch = dt.datetime(1970, 1, 1)
+    odd = [  # the minute first, literal braces; the clock before a weekday
+        TimeFormat("odd", "{minute:02d}/{hour} {{x}} {day}"),
+        TimeFormat("late", "{hour:02d}h{minute:02d} {weekday}", weekdays=tuple("MTWRFSU")),
+    ]
+    for fmt in [*known_formats(), *odd]:
+        for minute in range(28_000_000, 28_000_000 + 9 * 1440, 37):
+            assert fmt.render_minute(minute) == fmt.render(epoch + dt.timedelta(minutes=minute))
+
+
+def test_render_run_is_render_one_by_one(en_pool: NoisePool) -> None:
+    allowed = list(range(len(en_pool.entities)))
+    plan = np.random.default_rng(5)
+    for seed in range(20):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        specs = en_pool.draw(120, allowed, a)
+        assert en_pool.draw(120, allowed, b) == specs
+        minutes = sorted(int(m) for m in plan.integers(28_000_000, 28_100_000, size=120))
+        one = [en_pool.render_minute(s, m, a) for s, m in zip(specs, minutes, strict=True)]
+        assert en_pool.render_run(specs, minutes, b) == one
+        assert a.random() == b.random()
+
+
+def test_remembered_noise_texts_are_the_verbalizers(en_pool: NoisePool) -> None:
+    """The pool renders a fact once per (phrasing, what the text depends on): every text
+    it hands out is the one the template verbalizer makes at that time."""
+    allowed = list(range(len(en_pool.entities)))
+    epoch = dt.datetime(1970, 1, 1)
+    for seed in range(30):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        specs = en_pool.draw(200, allowed, a)
+        en_pool.draw(200, allowed, b)
+        for i, spec in enumerate(specs):
+            minute = 28_000_000 + 1000 * seed + 97 * i  # days apart: relative times vary
+            got = en_pool.render_minute(spec, minute, a)
+            if isinstance(spec, str):
+                assert got == spec
+                continue
+            e = en_pool.entities[spec[0]]
+            facts = [(e.entity, e.facts[j]) for j in spec[1]]
+            when = epoch + dt.timedelta(minutes=minute)
+            assert got == en_pool.verbalizer.message(facts, when, b)
