@@ -234,7 +234,7 @@ def generate_records(
     if tids is not None:
         steps = steps[tids.start : tids.stop]
     if workers <= 1:
-        ctx = ctx or make_context(schema, options.seed)
+        ctx = ctx or make_context(schema, options.seed, options.types)
         for tid, (kind, scenario) in steps:
             profile = load_profile(profiles, tid, schema)
             yield make_record(ctx, profile, kind, scenario, tid, options.seed)
@@ -242,7 +242,7 @@ def generate_records(
     if "fork" in multiprocessing.get_all_start_methods():
         # the context (value pools, noise profiles, evidence rates) is built once, here,
         # and the forked workers inherit it instead of each building its own
-        ctx = ctx or make_context(schema, options.seed)
+        ctx = ctx or make_context(schema, options.seed, options.types)
         evidence_rates(ctx)
         _WORKER.update(ctx=ctx, profiles=profiles, seed=options.seed)
         try:
@@ -252,7 +252,7 @@ def generate_records(
             _WORKER.clear()
         return
     with multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)
+        workers, initializer=_init_worker, initargs=(schema, profiles, options.seed, options.types)
     ) as pool:
         yield from pool.imap(_make_in_worker, steps, chunksize=32)
 
@@ -260,8 +260,8 @@ def generate_records(
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
-    _WORKER.update(ctx=make_context(schema, seed), profiles=profiles, seed=seed)
+def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ...]) -> None:
+    _WORKER.update(ctx=make_context(schema, seed, kinds), profiles=profiles, seed=seed)
 
 
 def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:

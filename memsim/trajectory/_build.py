@@ -157,7 +157,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     noise profiles (a fixed stream, so every worker gets the same table), with a floor
     of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
     what a message is about (an age, a name, a relation) says nothing about whether it
-    is evidence: every kind of fact is evidence in proportion to how often it is said."""
+    is evidence: every kind of fact is evidence in proportion to how often it is said.
+    The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
+    drafted as if it asked every kind would fill with facts only other kinds ask."""
     key = "evidence-rates"
     if key in ctx.pool.memo:
         return ctx.pool.memo[key]  # type: ignore[no-any-return]
@@ -167,7 +169,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     lives = ctx.noise_profiles[:RATE_DRAFTS]
     # the user's filler stands beside evidence the user says: kinds whose evidence the
     # assistant says (made for histories only) take no part
-    for name in (n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS):
+    # in the registry's order whatever the dataset's (the same stream, the same table)
+    asks = [n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS]
+    for name in (n for n in asks if not ctx.kinds or n in ctx.kinds):
         kind = QA_KINDS.get(name)
         # as the plan asks them: a kind's questions are split evenly over the scenarios
         # the schema lets it ask, so a draft of a kind with many scenarios stands for
