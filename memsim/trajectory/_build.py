@@ -76,6 +76,7 @@ def build_trajectory(
     order = rng.permutation(len(units))
     units = [units[i] for i in order]
     times = _clock(ctx, profile, draft, units, rng)
+    hidden = frozenset(w.id for w in draft.withheld)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
         if unit.text is not None:
@@ -89,7 +90,7 @@ def build_trajectory(
                 mid=mid,
                 text=text,
                 time=_iso(when),
-                place=_place(ctx, profile, when),
+                place=_place(ctx, profile, when, hidden),
                 role=unit.role,
                 facts=unit.fact_ids(),
             )
@@ -350,31 +351,39 @@ def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:
     )
 
 
-def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:
+def _place(
+    ctx: QAContext, profile: Profile, when: dt.datetime, hidden: frozenset[str] = frozenset()
+) -> str:
     """Where the user is at ``when``: at an entity whose ``time`` began in the last two
     hours (in its ``location``), else at their ``workplace`` on weekdays 9-18, else at
-    home; in the user's ``location`` unless an entity's says otherwise."""
+    home; in the user's ``location`` unless an entity's says otherwise. A fact in
+    ``hidden`` (the question withholds it) is never the place: a withheld employer's
+    name would say it, and an occupation inside it ("... Accounting Firm")."""
     schema = ctx.schema
     kind = user_kind(schema)
     user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None
     city_attr = location_attribute(schema, user.kind) if user else None
     city_fact = user.facts.get(city_attr) if user and city_attr else None
+    if city_fact is not None and city_fact.id in hidden:
+        city_fact = None
     city = str(value_at(city_fact, when)) if city_fact else ""
     spot = ctx.loc.home
     for event in profile.entities:
         time_attr = time_attribute(schema, event.kind)
         start = event.facts.get(time_attr) if time_attr else None
-        if start is not None and start.type == "datetime":
+        if start is not None and start.type == "datetime" and start.id not in hidden:
             begins = dt.datetime.fromisoformat(str(start.value))
             if begins <= when <= begins + dt.timedelta(hours=2):
                 spot = ctx.who(event)
                 where = location_attribute(schema, event.kind)
                 location = event.facts.get(where) if where else None
-                city = str(location.value) if location is not None else city
+                city = str(location.value) if location and location.id not in hidden else city
                 break
     else:
         work_attr = workplace_attribute(schema, user.kind) if user else None
         employer = user.facts.get(work_attr) if user and work_attr else None
+        if employer is not None and employer.id in hidden:
+            employer = None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
             spot = str(value_at(employer, when))  # a workplace may change, as the city does
     return ctx.loc.place.format(spot=spot, city=city) if city else spot

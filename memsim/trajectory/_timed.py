@@ -56,6 +56,7 @@ def build_timed_trajectory(
     timed = _timed_units(ctx, profile, draft, begin, asked, rng)
     times = _draw_times(timed, rng)
     order = sorted(range(len(timed)), key=lambda i: times[i])
+    hidden = frozenset(w.id for w in draft.withheld)
     messages = []
     for mid, i in enumerate(order):
         item, when = timed[i], times[i]
@@ -70,7 +71,14 @@ def build_timed_trajectory(
         else:
             text = ctx.verbalizer.message(unit.facts, when, rng)
         messages.append(
-            Message(mid, text, _iso(when), _place(ctx, profile, when), unit.role, unit.fact_ids())
+            Message(
+                mid,
+                text,
+                _iso(when),
+                _place(ctx, profile, when, hidden),
+                unit.role,
+                unit.fact_ids(),
+            )
         )
     return messages, asked
 
