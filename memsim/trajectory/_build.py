@@ -42,8 +42,10 @@ MESSAGES_PER_TRAJECTORY = (7, 11)
 CHIT_CHAT = 0.15
 """Chance of one chit-chat message (never evidence, so its wording would mark what is
 not: kept rare)."""
-RATE_DRAFTS = 24
-"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates."""
+RATE_DRAFTS = 96
+"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates (24
+left the table noisy: one attribute's rate twice another draw's, and filler out of
+proportion to the evidence by as much; about 5 s of CPU, once per dataset)."""
 RATE_FLOOR = 0.01
 """Facts of an attribute never asked are still filler, this often relative to the most
 asked one."""
