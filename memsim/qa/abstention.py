@@ -28,7 +28,7 @@ import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import normalise
-from memsim.qa._context import QAContext, others
+from memsim.qa._context import QAContext
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
@@ -71,7 +71,11 @@ def abstention(
         return None
     # distractors said about people of another life, so that "the option the
     # conversation mentions" is no cue (the gold of an answerable question is told)
-    mates = [e for e in others(group, entity) if attr in e.facts]  # the hard negatives
+    # the hard negatives as simple questions have them: for the user, the people of
+    # their life (without them, a question about the user had its attribute said only
+    # of the user, shortly, "I am from X", and of strangers in the noise, "my
+    # coworker is from Y": the noise stood out by its form)
+    mates = ctx.mates(profile, group, entity, attr)
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
     values = ctx.value_options(entity, attr, rng, given, said)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
@@ -98,7 +102,8 @@ def abstention(
         evidence=(ctx.ref(entity, other if untold else attr),),
         # the other fact is told either way, so told facts do not mark the outcome
         negatives=(() if untold else (ctx.ref(entity, other),))
-        + tuple(ctx.ref(e, attr) for e in mates),
+        + tuple(ctx.ref(e, attr) for e in mates if e.scenario == entity.scenario),
+        told=tuple(ctx.ref(e, attr) for e in mates if e.scenario != entity.scenario),
         withheld=tuple(withheld) if untold else (),
         transform="never_told" if untold else "identity",
         params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},
