@@ -56,7 +56,10 @@ def abstention(
         # no one absent to name this time (every relation taken): ask a fact never told
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
-    if untold and scenario == "user":
+    # every draw is kept or redone whatever the outcome, so that which attribute is
+    # asked says nothing of the outcome (a hometown redone only when never told was
+    # asked almost only when told, and a blind reader learnt it)
+    if scenario == "user":
         # the user's facts a message's place says (where they are, where they work)
         places = {
             location_attribute(ctx.schema, entity.kind),
@@ -84,7 +87,7 @@ def abstention(
     mentions = mentions or ctx.said_numbers(profile, entity, attr, values)
     other = told[int(rng.integers(len(told)))]
     never = never_told(ctx, entity, attr)
-    if untold and _said_elsewhere(ctx, entity, attr, other):
+    if _said_elsewhere(ctx, entity, attr, other):
         return None
     options = [never, *values[1:]] if untold else [*values[:3], never]
     question = ctx.wording("simple", scenario, rng).format(
