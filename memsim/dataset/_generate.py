@@ -118,15 +118,27 @@ def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
 
 
 def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: list[Message]) -> bool:
-    """Whether a message says the value of a fact the question withholds."""
+    """Whether a message says the value of a fact the question withholds.
+
+    An entity named by no value (the user, "I") is spoken of only by the messages that
+    carry its facts, and by those that carry none (as the audit reads them): "my father
+    is a doctor" does not say the user's withheld occupation. Redoing such draws made
+    a never-told question about a common value (a hometown city, an occupation that
+    relatives share) almost never kept, so the asked attribute told the outcome."""
     for ref in draft.withheld:
-        value = normalise(ctx.display(profile.entity(ref.entity), ref.attribute))
-        if value and any(value in normalise(m.text) for m in messages):
+        entity = profile.entity(ref.entity)
+        value = normalise(ctx.display(entity, ref.attribute))
+        mine = f"{ref.entity}."
+        scope = (
+            messages
+            if ctx.naming(entity)
+            else [m for m in messages if not m.facts or any(f.startswith(mine) for f in m.facts)]
+        )
+        if value and any(value in normalise(m.text) for m in scope):
             return True
         # the bare value in a message about the same entity ("I was born on October 22"
         # beside a withheld age of 22) reads as said
         raw = re.compile(rf"(?<![\w.]){re.escape(str(profile.fact(ref.id).value))}(?![\w.])")
-        mine = f"{ref.entity}."
         if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
             return True
     return False
