@@ -163,7 +163,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     is evidence: every kind of fact is evidence in proportion to how often it is said.
     The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
     drafted as if it asked every kind would fill with facts only other kinds ask."""
-    key = "evidence-rates"
+    key = ("evidence-rates", ctx.kinds)  # a context copied with other kinds shares the memo
     if key in ctx.pool.memo:
         return ctx.pool.memo[key]  # type: ignore[no-any-return]
     rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
