@@ -17,6 +17,11 @@ questions and a distractor in the rest: picking it is worth chance, not more.
   user does not have ("my sister"), by a naming value no entity of the profile has;
   the facts told are who the real ones are.
 
+The other entities' values of the asked attribute are told as hard negatives (for the
+user: the people of their life), as simple questions tell them, whatever the outcome;
+and a draw is redone for the same reasons whatever the outcome, so the asked attribute
+says nothing of whether it was told.
+
 Guarantees: the answer is computed from the profile (the value, or "never told" when
 no message can hold it); values are flattened and drawn as for simple questions given
 what the question reveals; the question uses the simple kind's wording.
@@ -57,7 +62,7 @@ def abstention(
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
     # every draw is kept or redone whatever the outcome, so that which attribute is
-    # asked says nothing of the outcome (a hometown redone only when never told was
+    # asked says nothing of the outcome (an attribute redone only when never told was
     # asked almost only when told, and a blind reader learnt it)
     if scenario == "user":
         # the user's facts a message's place says (where they are, where they work)
@@ -76,8 +81,8 @@ def abstention(
     # conversation mentions" is no cue (the gold of an answerable question is told)
     # the hard negatives as simple questions have them: for the user, the people of
     # their life (without them, a question about the user had its attribute said only
-    # of the user, shortly, "I am from X", and of strangers in the noise, "my
-    # coworker is from Y": the noise stood out by its form)
+    # of the user, shortly, "I am X", and of strangers in the noise, "my <someone>
+    # is Y": the noise stood out by its form)
     mates = ctx.mates(profile, group, entity, attr)
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
     values = ctx.value_options(entity, attr, rng, given, said)

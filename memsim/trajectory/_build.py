@@ -359,8 +359,8 @@ def _place(
     """Where the user is at ``when``: at an entity whose ``time`` began in the last two
     hours (in its ``location``), else at their ``workplace`` on weekdays 9-18, else at
     home; in the user's ``location`` unless an entity's says otherwise. A fact in
-    ``hidden`` (the question withholds it) is never the place: a withheld employer's
-    name would say it, and an occupation inside it ("... Accounting Firm")."""
+    ``hidden`` (the question withholds it) is never the place: a withheld workplace's
+    name would say it, and what it is made from (a job inside a firm's name)."""
     schema = ctx.schema
     kind = user_kind(schema)
     user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None

@@ -180,7 +180,7 @@ def _decoy_histories(
     explicit = sum(s.told == "change" for s in evidence[1:]) / (len(evidence) - 1)
     # drawn in proportion to how often each kind of fact is evidence, as filler is: a
     # history told step by step is then evidence as often whatever it is about (drawn
-    # uniformly, a history rarely asked, such as a work city that follows every new job,
+    # uniformly, a history rarely asked, such as one that follows every other change,
     # was told far more often as a decoy than as evidence, and marked the non-evidence)
     rates = evidence_rates(ctx)
     weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in changing])
