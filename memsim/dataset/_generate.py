@@ -119,15 +119,27 @@ def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
 
 
 def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: list[Message]) -> bool:
-    """Whether a message says the value of a fact the question withholds."""
+    """Whether a message says the value of a fact the question withholds.
+
+    An entity named by no value (the user, "I") is spoken of only by the messages that
+    carry its facts, and by those that carry none (as the audit reads them): "my father
+    is a doctor" does not say the user's withheld occupation. Redoing such draws made
+    a never-told question about a common value (a hometown city, an occupation that
+    relatives share) almost never kept, so the asked attribute told the outcome."""
     for ref in draft.withheld:
-        value = normalise(ctx.display(profile.entity(ref.entity), ref.attribute))
-        if value and any(value in normalise(m.text) for m in messages):
+        entity = profile.entity(ref.entity)
+        value = normalise(ctx.display(entity, ref.attribute))
+        mine = f"{ref.entity}."
+        scope = (
+            messages
+            if ctx.naming(entity)
+            else [m for m in messages if not m.facts or any(f.startswith(mine) for f in m.facts)]
+        )
+        if value and any(value in normalise(m.text) for m in scope):
             return True
         # the bare value in a message about the same entity ("I was born on October 22"
         # beside a withheld age of 22) reads as said
         raw = re.compile(rf"(?<![\w.]){re.escape(str(profile.fact(ref.id).value))}(?![\w.])")
-        mine = f"{ref.entity}."
         if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
             return True
         # as the audit's never_told_unsaid reads a message about the entity: a number
@@ -246,7 +258,7 @@ def generate_records(
     if tids is not None:
         steps = steps[tids.start : tids.stop]
     if workers <= 1:
-        ctx = ctx or make_context(schema, options.seed)
+        ctx = ctx or make_context(schema, options.seed, options.types)
         for tid, (kind, scenario) in steps:
             profile = load_profile(profiles, tid, schema)
             yield make_record(ctx, profile, kind, scenario, tid, options.seed)
@@ -254,7 +266,7 @@ def generate_records(
     if "fork" in multiprocessing.get_all_start_methods():
         # the context (value pools, noise profiles, evidence rates) is built once, here,
         # and the forked workers inherit it instead of each building its own
-        ctx = ctx or make_context(schema, options.seed)
+        ctx = ctx or make_context(schema, options.seed, options.types)
         evidence_rates(ctx)
         _WORKER.update(ctx=ctx, profiles=profiles, seed=options.seed)
         try:
@@ -264,7 +276,7 @@ def generate_records(
             _WORKER.clear()
         return
     with multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_init_worker, initargs=(schema, profiles, options.seed)
+        workers, initializer=_init_worker, initargs=(schema, profiles, options.seed, options.types)
     ) as pool:
         yield from pool.imap(_make_in_worker, steps, chunksize=32)
 
@@ -272,8 +284,8 @@ def generate_records(
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(schema: Schema, profiles: Path, seed: int) -> None:
-    _WORKER.update(ctx=make_context(schema, seed), profiles=profiles, seed=seed)
+def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ...]) -> None:
+    _WORKER.update(ctx=make_context(schema, seed, kinds), profiles=profiles, seed=seed)
 
 
 def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:

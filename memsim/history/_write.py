@@ -91,7 +91,8 @@ def write_history_dataset(
 ) -> dict[str, Any]:
     total = plan_size(options)
     profiles_manifest = check_profiles(profiles, schema.name, total)
-    ctx = make_context(schema, options.seed)
+    # the kinds asked, as generate_records' workers build it: filler follows their rates
+    ctx = make_context(schema, options.seed, options.types)
     conversation_of(ctx.loc)  # fail early on a locale without conversation data
     count = token_count()
     stats = _Stats()

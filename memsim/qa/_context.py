@@ -56,6 +56,9 @@ class QAContext:
     verbalizer: TemplateVerbalizer
     pool: ValuePool
     noise_profiles: tuple[Profile, ...]
+    kinds: tuple[str, ...] = ()
+    """The QA kinds the dataset being made asks (empty: every registered kind): filler
+    is drawn in proportion to how often each kind of fact is evidence in *these*."""
 
     # --- entities and attributes -------------------------------------------------------
     def group(self, profile: Profile, scenario: str) -> list[Entity]:

@@ -17,12 +17,19 @@ NOISE_PROFILES = 300
 """Profiles the noisy kind draws its look-alike messages from."""
 
 
-def make_context(schema: Schema, seed: int) -> QAContext:
+def make_context(schema: Schema, seed: int, kinds: tuple[str, ...] = ()) -> QAContext:
+    """``kinds``: the QA kinds the dataset asks (empty: all of them)."""
     net = BRNet(schema)
     locale = schema_locale(schema)
     noise = tuple(
         ProfileSampler(net).profiles(seed, POOL_START + 10**6, POOL_START + 10**6 + NOISE_PROFILES)
     )
     return QAContext(
-        schema, net, locale, TemplateVerbalizer(schema, locale), ValuePool.sample(net, seed), noise
+        schema,
+        net,
+        locale,
+        TemplateVerbalizer(schema, locale),
+        ValuePool.sample(net, seed),
+        noise,
+        tuple(kinds),
     )

@@ -17,6 +17,11 @@ questions and a distractor in the rest: picking it is worth chance, not more.
   user does not have ("my sister"), by a naming value no entity of the profile has;
   the facts told are who the real ones are.
 
+The other entities' values of the asked attribute are told as hard negatives (for the
+user: the people of their life), as simple questions tell them, whatever the outcome;
+and a draw is redone for the same reasons whatever the outcome, so the asked attribute
+says nothing of whether it was told.
+
 Guarantees: the answer is computed from the profile (the value, or "never told" when
 no message can hold it); values are flattened and drawn as for simple questions given
 what the question reveals; the question uses the simple kind's wording.
@@ -28,7 +33,7 @@ import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import normalise
-from memsim.qa._context import QAContext, others
+from memsim.qa._context import QAContext
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
@@ -56,7 +61,10 @@ def abstention(
         # no one absent to name this time (every relation taken): ask a fact never told
     entity = group[int(rng.integers(len(group)))]
     attrs = ctx.askable(entity)
-    if untold and scenario == "user":
+    # every draw is kept or redone whatever the outcome, so that which attribute is
+    # asked says nothing of the outcome (an attribute redone only when never told was
+    # asked almost only when told, and a blind reader learnt it)
+    if scenario == "user":
         # the user's facts a message's place says (where they are, where they work)
         places = {
             location_attribute(ctx.schema, entity.kind),
@@ -71,7 +79,11 @@ def abstention(
         return None
     # distractors said about people of another life, so that "the option the
     # conversation mentions" is no cue (the gold of an answerable question is told)
-    mates = [e for e in others(group, entity) if attr in e.facts]  # the hard negatives
+    # the hard negatives as simple questions have them: for the user, the people of
+    # their life (without them, a question about the user had its attribute said only
+    # of the user, shortly, "I am X", and of strangers in the noise, "my <someone>
+    # is Y": the noise stood out by its form)
+    mates = ctx.mates(profile, group, entity, attr)
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
     values = ctx.value_options(entity, attr, rng, given, said)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
@@ -80,7 +92,7 @@ def abstention(
     mentions = mentions or ctx.said_numbers(profile, entity, attr, values)
     other = told[int(rng.integers(len(told)))]
     never = never_told(ctx, entity, attr)
-    if untold and _said_elsewhere(ctx, entity, attr, other):
+    if _said_elsewhere(ctx, entity, attr, other):
         return None
     options = [never, *values[1:]] if untold else [*values[:3], never]
     stated = ctx.said_options(options, said, mentions)
@@ -99,7 +111,8 @@ def abstention(
         evidence=(ctx.ref(entity, other if untold else attr),),
         # the other fact is told either way, so told facts do not mark the outcome
         negatives=(() if untold else (ctx.ref(entity, other),))
-        + tuple(ctx.ref(e, attr) for e in mates),
+        + tuple(ctx.ref(e, attr) for e in mates if e.scenario == entity.scenario),
+        told=tuple(ctx.ref(e, attr) for e in mates if e.scenario != entity.scenario),
         withheld=tuple(withheld) if untold else (),
         transform="never_told" if untold else "identity",
         params={"entity": entity.id, "attribute": attr, **({"told": [other]} if untold else {})},

@@ -8,8 +8,9 @@ events: ``order``, ``count``, ``date_of``):
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
-  history takes once; the answer is flattened over its known distribution (the
-  question comes 2 to 29 days after the last change) and its options lie inside it.
+  history takes once. The answer is drawn uniformly over ``ELAPSED``'s range (and its
+  rank among the options uniformly over those that fit) before the day of the
+  question is set from it, so no number is the answer more often than another.
 - ``order``: "which came first: A, B or C?" Three events on different days; with
   chance 1/4 one of their times is withheld (never said) and the answer is the
   locale's "never told", else the earliest event: each of the four options is the
@@ -29,7 +30,6 @@ a question needs is told inside the trajectory's span while it holds.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 
 import numpy as np
 
@@ -37,7 +37,6 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options
 from memsim.qa._context import QAContext
 from memsim.qa._history import (
-    ASK_DAYS,
     changed,
     day_text,
     history_span,
@@ -50,7 +49,6 @@ from memsim.qa._history import (
     value_options,
     whose,
 )
-from memsim.qa._numeric import flat_options
 from memsim.qa._registry import qa_kind
 from memsim.qa._strata import balanced
 from memsim.qa._types import Draft, Statement
@@ -59,6 +57,9 @@ COUNTS = (0, 1, 2, 3)
 WEEK = 7
 FORM_DECK, COUNT_DECK = 1, 2
 """Salts of the decks the events' form and count are dealt from."""
+ELAPSED = {"days": (1, 60), "weeks": (0, 8)}
+"""The range of an ``elapsed`` answer, per unit: every value in it is the answer as
+often."""
 
 
 @qa_kind("temporal", ("user", "roles", "events"), hybrid=False)
@@ -150,20 +151,14 @@ def _elapsed(
     value = fact.history[k].value
     if sum(s.value == value for s in fact.history) != 1:
         return None  # "became X" must name one change
-    span = history_span(ctx, fact, rng)
     unit = "days" if rng.random() < 0.5 else "weeks"
-    days = (span[1].date() - since(fact, k).date()).days
-    per = 1 if unit == "days" else WEEK
-    answer = days // per
-    # the question is asked ASK_DAYS after the last change, so the answer's distribution
-    # is known: kept in inverse proportion to it, with options inside it, so that a
-    # common answer ("3 weeks") is not the answer whenever it is offered
-    base = (since(fact, n - 1).date() - since(fact, k).date()).days
-    after = Counter((base + d) // per for d in range(*ASK_DAYS))
-    share = {v: c / sum(after.values()) for v, c in after.items()}
-    numbers = flat_options(answer, share, rng)
-    if numbers is None:
-        return None
+    numbers = _uniform_numbers(unit, rng)
+    answer = numbers[0]
+    # whole weeks: a day 1-6 into the week, so the question never falls on the change's day
+    days = answer if unit == "days" else answer * WEEK + int(rng.integers(1, WEEK))
+    start = history_span(ctx, fact, rng)[0]
+    # the question may come before later changes: their values are not told yet
+    span = (start, morning(since(fact, k).date() + dt.timedelta(days=days), rng))
     template = ctx.choose(ctx.loc.history.temporal[f"elapsed_{unit}"], rng)
     question = template.format(
         whose=whose(ctx, entity),
@@ -187,6 +182,20 @@ def _elapsed(
         statements=statements(ref, fact, span, told) + timed,
         span=(iso(span[0]), iso(span[1])),
     )
+
+
+def _uniform_numbers(unit: str, rng: np.random.Generator) -> list[int]:
+    """An ``elapsed`` answer and its options, drawn before the question's day is set
+    from them: the answer uniform over ``ELAPSED[unit]`` and its rank among the options
+    uniform over the ranks that fit (drawn from the question's day instead, answers
+    skewed small, a few days after the last change, with distractors spread above, and
+    the smallest option was the gold too often)."""
+    low, high = ELAPSED[unit]
+    while True:
+        answer = int(rng.integers(low, high + 1))
+        numbers = numeric_options(answer, rng, low, high, spread=6 if unit == "days" else 2)
+        if numbers is not None:
+            return numbers
 
 
 def _dated(ctx: QAContext, group: list[Entity]) -> list[tuple[Entity, str, dt.datetime]]:

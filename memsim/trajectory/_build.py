@@ -42,8 +42,10 @@ MESSAGES_PER_TRAJECTORY = (7, 11)
 CHIT_CHAT = 0.15
 """Chance of one chit-chat message (never evidence, so its wording would mark what is
 not: kept rare)."""
-RATE_DRAFTS = 24
-"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates."""
+RATE_DRAFTS = 96
+"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates (24
+left the table noisy: one attribute's rate twice another draw's, and filler out of
+proportion to the evidence by as much; about 5 s of CPU, once per dataset)."""
 RATE_FLOOR = 0.01
 """Facts of an attribute never asked are still filler, this often relative to the most
 asked one."""
@@ -76,6 +78,7 @@ def build_trajectory(
     order = rng.permutation(len(units))
     units = [units[i] for i in order]
     times = _clock(ctx, profile, draft, units, rng)
+    hidden = frozenset(w.id for w in draft.withheld)
     messages = []
     for mid, (unit, when) in enumerate(zip(units, times, strict=False)):
         if unit.text is not None:
@@ -89,7 +92,7 @@ def build_trajectory(
                 mid=mid,
                 text=text,
                 time=_iso(when),
-                place=_place(ctx, profile, when),
+                place=_place(ctx, profile, when, hidden),
                 role=unit.role,
                 facts=unit.fact_ids(),
             )
@@ -163,8 +166,10 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     noise profiles (a fixed stream, so every worker gets the same table), with a floor
     of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
     what a message is about (an age, a name, a relation) says nothing about whether it
-    is evidence: every kind of fact is evidence in proportion to how often it is said."""
-    key = "evidence-rates"
+    is evidence: every kind of fact is evidence in proportion to how often it is said.
+    The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
+    drafted as if it asked every kind would fill with facts only other kinds ask."""
+    key = ("evidence-rates", ctx.kinds)  # a context copied with other kinds shares the memo
     if key in ctx.pool.memo:
         return ctx.pool.memo[key]  # type: ignore[no-any-return]
     rng = np.random.default_rng(np.random.SeedSequence(0, spawn_key=(15,)))
@@ -173,7 +178,9 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     lives = ctx.noise_profiles[:RATE_DRAFTS]
     # the user's filler stands beside evidence the user says: kinds whose evidence the
     # assistant says (made for histories only) take no part
-    for name in (n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS):
+    # in the registry's order whatever the dataset's (the same stream, the same table)
+    asks = [n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS]
+    for name in (n for n in asks if not ctx.kinds or n in ctx.kinds):
         kind = QA_KINDS.get(name)
         # as the plan asks them: a kind's questions are split evenly over the scenarios
         # the schema lets it ask, so a draft of a kind with many scenarios stands for
@@ -352,31 +359,39 @@ def _waking(when: dt.datetime, rng: np.random.Generator) -> dt.datetime:
     )
 
 
-def _place(ctx: QAContext, profile: Profile, when: dt.datetime) -> str:
+def _place(
+    ctx: QAContext, profile: Profile, when: dt.datetime, hidden: frozenset[str] = frozenset()
+) -> str:
     """Where the user is at ``when``: at an entity whose ``time`` began in the last two
     hours (in its ``location``), else at their ``workplace`` on weekdays 9-18, else at
-    home; in the user's ``location`` unless an entity's says otherwise."""
+    home; in the user's ``location`` unless an entity's says otherwise. A fact in
+    ``hidden`` (the question withholds it) is never the place: a withheld workplace's
+    name would say it, and what it is made from (a job inside a firm's name)."""
     schema = ctx.schema
     kind = user_kind(schema)
     user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None
     city_attr = location_attribute(schema, user.kind) if user else None
     city_fact = user.facts.get(city_attr) if user and city_attr else None
+    if city_fact is not None and city_fact.id in hidden:
+        city_fact = None
     city = str(value_at(city_fact, when)) if city_fact else ""
     spot = ctx.loc.home
     for event in profile.entities:
         time_attr = time_attribute(schema, event.kind)
         start = event.facts.get(time_attr) if time_attr else None
-        if start is not None and start.type == "datetime":
+        if start is not None and start.type == "datetime" and start.id not in hidden:
             begins = dt.datetime.fromisoformat(str(start.value))
             if begins <= when <= begins + dt.timedelta(hours=2):
                 spot = ctx.who(event)
                 where = location_attribute(schema, event.kind)
                 location = event.facts.get(where) if where else None
-                city = str(location.value) if location is not None else city
+                city = str(location.value) if location and location.id not in hidden else city
                 break
     else:
         work_attr = workplace_attribute(schema, user.kind) if user else None
         employer = user.facts.get(work_attr) if user and work_attr else None
+        if employer is not None and employer.id in hidden:
+            employer = None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
             spot = str(value_at(employer, when))  # a workplace may change, as the city does
     return ctx.loc.place.format(spot=spot, city=city) if city else spot

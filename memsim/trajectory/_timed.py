@@ -57,6 +57,7 @@ def build_timed_trajectory(
     timed = _timed_units(ctx, profile, draft, begin, asked, rng)
     times = _draw_times(timed, rng)
     order = sorted(range(len(timed)), key=lambda i: times[i])
+    hidden = frozenset(w.id for w in draft.withheld)
     messages = []
     for mid, i in enumerate(order):
         item, when = timed[i], times[i]
@@ -71,7 +72,14 @@ def build_timed_trajectory(
         else:
             text = ctx.verbalizer.message(unit.facts, when, rng)
         messages.append(
-            Message(mid, text, _iso(when), _place(ctx, profile, when), unit.role, unit.fact_ids())
+            Message(
+                mid,
+                text,
+                _iso(when),
+                _place(ctx, profile, when, hidden),
+                unit.role,
+                unit.fact_ids(),
+            )
         )
     return messages, asked
 
@@ -174,9 +182,16 @@ def _decoy_histories(
     if want <= 0 or not changing:
         return []
     explicit = sum(s.told == "change" for s in evidence[1:]) / (len(evidence) - 1)
+    # drawn in proportion to how often each kind of fact is evidence, as filler is: a
+    # history told step by step is then evidence as often whatever it is about (drawn
+    # uniformly, a history rarely asked, such as one that follows every other change,
+    # was told far more often as a decoy than as evidence, and marked the non-evidence)
+    rates = evidence_rates(ctx)
+    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in changing])
+    order = rng.choice(len(changing), size=len(changing), replace=False, p=weights / weights.sum())
+    shuffled = [changing[int(i)] for i in order]
     # the evidence's own scenario first (the user's other facts that changed, for a
     # question about the user), so that decoys speak of whom the evidence speaks of
-    shuffled = [changing[int(i)] for i in rng.permutation(len(changing))]
     shuffled.sort(key=lambda ef: ef[0].scenario != draft.scenario)
     out = []
     for entity, fact in shuffled[:want]:

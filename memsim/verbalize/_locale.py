@@ -244,6 +244,9 @@ class LocaleData(_Strict):
     article: str = "a"
     """What ``{a}`` says before a value (an empty string where a language has none)."""
     article_before_vowel: str = "an"
+    article_exceptions: tuple[str, ...] = ()
+    """Beginnings of values whose first letter misleads (lower case): "uni" (a
+    university professor) takes ``article``, "hour" takes ``article_before_vowel``."""
     capitalize: bool = True
     """Messages, options and answers that start with a lowercase letter get a capital
     (off for languages without case, where it could only change a value such as
@@ -264,7 +267,10 @@ class LocaleData(_Strict):
     without them cannot make histories)."""
 
     def article_for(self, value: str) -> str:
-        return self.article_before_vowel if value[:1].lower() in self.vowels else self.article
+        vowel = value[:1].lower() in self.vowels
+        if value.lower().startswith(self.article_exceptions):
+            vowel = not vowel
+        return self.article_before_vowel if vowel else self.article
 
     def cap(self, text: str) -> str:
         return text[:1].upper() + text[1:] if self.capitalize and text else text

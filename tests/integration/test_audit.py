@@ -61,14 +61,6 @@ def _chance_excursion(finding: dict[str, Any]) -> bool:
     )
 
 
-@pytest.mark.xfail(
-    reason="open (issue 15): on this fixture's six classic kinds (360 items) the "
-    "evidence-vs-rest text classifier reaches AUC 0.657 against 0.65: half of an "
-    "aggregative trajectory is evidence, all about the counted attribute, and no filler "
-    "says that attribute of anyone outside the group (aggregative 0.63, comparative 0.63 "
-    "in make dataset, whose nine kinds give 0.59 overall and audit clean)",
-    strict=False,
-)
 def test_a_generated_dataset_audits_clean(clean_report: dict[str, Any]) -> None:
     errors = [f for f in clean_report["findings"] if f["severity"] == "error"]
     real = [f for f in errors if not _chance_excursion(f)]

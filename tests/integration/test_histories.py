@@ -65,13 +65,6 @@ def test_never_told_is_gold_in_about_a_quarter(evolving: list[dict[str, Any]]) -
     assert 0.1 < never / len(abstain) < 0.4
 
 
-@pytest.mark.xfail(
-    reason="open (issues 13, 15): on a dataset of only the three kinds over histories (180 "
-    "items) the evidence-vs-rest text classifier still reaches AUC 0.75, top-1 0.34 against "
-    "0.22 (in make dataset's nine kinds: 0.59 overall, 0.51-0.57 on these kinds); every "
-    "answer is right, the shortcut is not closed within these kinds",
-    strict=False,
-)
 def test_the_audit_is_clean(generated: dict[str, Path], profiles_dir: Path, tmp_path: Path) -> None:
     cmd = [
         sys.executable, "-m", "memsim", "audit", str(generated["evolving"]),

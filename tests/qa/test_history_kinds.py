@@ -206,3 +206,27 @@ def test_the_new_kinds_ask_no_hybrid_questions(kind: str) -> None:
 def _number(option: str) -> str:
     """The leading integer of a numeric option ("72 kg" -> "72")."""
     return option.split()[0]
+
+
+def test_elapsed_answers_and_their_ranks_are_uniform() -> None:
+    """An elapsed answer is as likely anywhere in its range, and so is its rank among the
+    options: drawn from the question's day, small answers were the gold too often."""
+    ctx, profiles = world()
+    rng = np.random.default_rng(7)
+    ranks: dict[str, list[int]] = {"days": [], "weeks": []}
+    answers: dict[str, list[int]] = {"days": [], "weeks": []}
+    for i in range(3000):
+        draft = QA_KINDS.get("temporal").make(ctx, profiles[i % N], "user", rng)
+        if draft is None or draft.transform != "elapsed":
+            continue
+        unit, numbers = str(draft.params["unit"]), [int(o) for o in draft.options]
+        ranks[unit].append(sorted(numbers).index(numbers[0]))
+        answers[unit].append(numbers[0])
+    for unit in ("days", "weeks"):
+        n = len(ranks[unit])
+        assert n > 300, unit
+        shares = np.bincount(ranks[unit], minlength=4) / n
+        assert shares.min() > 0.18 and shares.max() < 0.32, (unit, shares)
+        low, high = min(answers[unit]), max(answers[unit])
+        below = np.mean([a <= (low + high) / 2 for a in answers[unit]])
+        assert 0.4 < below < 0.6, (unit, low, high, below)

@@ -112,3 +112,8 @@ def test_locales_are_found_on_the_search_path(
     (tmp_path / "bad.yaml").write_text("code: bad\nunknown_key: 1\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.yaml: invalid locale data"):
         load_locale("bad")
+
+
+def test_the_article_follows_the_sound_through_the_locale() -> None:
+    said = {v: EN.article_for(v) for v in ("doctor", "accountant", "university professor")}
+    assert said == {"doctor": "a", "accountant": "an", "university professor": "a"}

@@ -1,0 +1,56 @@
+"""Filler is drawn in proportion to how often each kind of fact is evidence in the
+dataset's own QA kinds, and a message's place never shows a fact the question
+withholds."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import numpy as np
+
+from memsim.qa import QA_KINDS, make_context
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema, workplace_attribute
+from memsim.trajectory import build_trajectory
+from memsim.trajectory._build import RATE_FLOOR, evidence_rates
+
+ROOT = Path(__file__).parents[2]
+SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
+
+
+def test_evidence_rates_are_drafted_on_the_datasets_own_kinds() -> None:
+    """A changing fact (the user's weight) is asked only by the kinds over histories: a
+    dataset of simple questions gives it the floor rate, one of all kinds does not."""
+    schema = load_schema(SCHEMA)
+    only_simple = evidence_rates(make_context(schema, 0, ("simple",)))
+    every_kind = evidence_rates(make_context(schema, 0))
+    assert only_simple[("user", "weight")] == RATE_FLOOR
+    assert every_kind[("user", "weight")] > 10 * RATE_FLOOR
+    assert sum(v > RATE_FLOOR for v in only_simple.values()) >= 10  # simple asks many
+
+
+def test_a_withheld_workplace_is_never_the_place() -> None:
+    """Abstention questions that withhold the user's employer: in weekday office hours
+    the place would otherwise be the employer (whose name can say the withheld
+    occupation: "... Accounting Firm")."""
+    ctx = make_context(load_schema(SCHEMA), 0)
+    kind = QA_KINDS.get("abstention")
+    rng = np.random.default_rng(3)
+    office_hours = checked = 0
+    for profile in ProfileSampler(ctx.net).profiles(4, 0, 60):
+        user = profile.entity("user")
+        work = workplace_attribute(ctx.schema, user.kind)
+        assert work is not None
+        employer = user.facts[work]
+        drafts = (kind.make(ctx, profile, "user", rng) for _ in range(40))
+        draft = next((d for d in drafts if d and employer.id in {w.id for w in d.withheld}), None)
+        if draft is None:
+            continue
+        messages, _ = build_trajectory(ctx, profile, draft, rng)
+        checked += 1
+        for m in messages:
+            when = dt.datetime.fromisoformat(m.time)
+            office_hours += when.weekday() < 5 and 9 <= when.hour < 18
+            assert str(employer.value) not in m.place, (m.place, employer.value)
+    assert checked >= 5 and office_hours >= 10
