@@ -152,6 +152,30 @@ def _dealt(
     return ctx.pool.memo[memo_key]  # type: ignore[no-any-return]
 
 
+def _dealt_draw(
+    ctx: QAContext,
+    group: list[Entity],
+    shared: list[str],
+    found: list[tuple[str, str, object, NDArray[np.float64]]],
+    weights: NDArray[np.float64],
+    rng: np.random.Generator,
+) -> tuple[str, str, object, NDArray[np.float64], int]:
+    """Deal the count, then draw a predicate among those that give it for this profile
+    (a count the profile cannot give falls back to one it can; every count the profile
+    gives is allowed by every predicate, so there is one)."""
+    kept = [kept_weight(share) for *_, share in found]
+    own = {a: [ctx.sort_key(e, a, e.facts[a].value) for e in group] for a in shared}
+    counts = np.array([count(ctx, group, a, op, t, own[a]) for a, op, t, _ in found])
+    strength = selection(weights, kept, counts)
+    able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
+    target = deal(_dealt(ctx, group, tuple(shared), found, weights, kept), rng)
+    if target not in able:
+        target = able[int(rng.integers(len(able)))]
+    chance = np.where(counts == target, strength, 0.0)
+    attr, op, threshold, share = found[int(rng.choice(len(found), p=chance / chance.sum()))]
+    return attr, op, threshold, share, target
+
+
 def kept_weight(share: NDArray[np.float64]) -> NDArray[np.float64]:
     """How often each count is drawn and survives :func:`count_options` (its pool share,
     times the share of ranks that fit it when options are spread around it)."""
@@ -201,21 +225,25 @@ def aggregative(
     found, weights = _candidates(ctx, group, tuple(shared))
     if not found:
         return None
-    # deal the count, then draw a predicate among those that give it for this profile
-    # (memsim.qa._counts: the profile is fixed, so keeping draws by their pool share
-    # alone left '1' and '2' the answer of most questions)
-    kept = [kept_weight(share) for *_, share in found]
-    own = {a: [ctx.sort_key(e, a, e.facts[a].value) for e in group] for a in shared}
-    counts = np.array([count(ctx, group, a, op, t, own[a]) for a, op, t, _ in found])
-    strength = selection(weights, kept, counts)
-    able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
-    if not able:
-        return None
-    target = deal(_dealt(ctx, group, tuple(shared), found, weights, kept), rng)
-    if target not in able:
-        target = able[int(rng.integers(len(able)))]
-    chance = np.where(counts == target, strength, 0.0)
-    attr, op, threshold, share = found[int(rng.choice(len(found), p=chance / chance.sum()))]
+    if len({tuple(np.flatnonzero(share > 0)) for *_, share in found}) == 1 and all(
+        (share > 0).sum() == 4 for *_, share in found
+    ):
+        # every predicate allows the same four counts, which are then the options (three
+        # entities: 0-3), so dealing the count and drawing a predicate that gives it
+        # tells nothing through the options
+        # (memsim.qa._counts: the profile is fixed, so keeping draws by their pool share
+        # alone left '1' and '2' the answer of most questions)
+        attr, op, threshold, share, target = _dealt_draw(ctx, group, shared, found, weights, rng)
+    else:
+        # larger groups: a predicate's options are the counts it allows, so which count
+        # is asked must not depend on the predicate: keep draws by the pool share
+        attr, op, threshold, share = found[int(rng.choice(len(found), p=weights))]
+        target = count(ctx, group, attr, op, threshold)
+        # keep with probability min / P(target): the count is then uniform over the
+        # possible counts given the predicate (an impossible one is never the answer)
+        weight = kept_weight(share)
+        if weight[target] == 0 or rng.random() >= weight[weight > 0].min() / weight[target]:
+            return None
     numbers = count_options(target, share, rng)
     if numbers is None:
         return None
