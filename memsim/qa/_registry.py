@@ -11,6 +11,7 @@ from memsim._registry import Registry, registry
 from memsim.profile import Profile
 from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
+from memsim.qa._strata import unstratified
 from memsim.qa._types import Draft
 
 DraftFn = Callable[[QAContext, Profile, str, np.random.Generator], Draft | None]
@@ -74,7 +75,8 @@ def hybrid(
     the outcomes of two comparisons in their declared order, would)."""
     first, second = (str(s) for s in rng.choice(kind.scenarios, size=2, replace=False))
     a = kind.draft(ctx, profile, first, rng)
-    b = kind.draft(ctx, profile, second, rng)
+    with unstratified():  # the parts are not dealt the same card (memsim.qa._strata)
+        b = kind.draft(ctx, profile, second, rng)
     if a is None or b is None:
         return None
     if any(_names(b.question, o) for o in a.options) or any(

@@ -50,6 +50,17 @@ def stratum(seed: int, tid: int, attempt: int) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+@contextmanager
+def unstratified() -> Iterator[None]:
+    """Draw from the trajectory's own stream inside (the second part of a hybrid
+    question: dealt the first part's card, both parts would give the same count)."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def balanced(rng: np.random.Generator, n: int, salt: int, every: int = 1) -> int:
     """One of ``0..n-1``: the card of this trajectory in a shuffled deck of ``n`` (the
     trajectories ``every`` apart share a deck: a draw made only when another balanced
@@ -65,4 +76,4 @@ def balanced(rng: np.random.Generator, n: int, salt: int, every: int = 1) -> int
     return int(deck[place % n])
 
 
-__all__ = ["balanced", "stratum"]
+__all__ = ["balanced", "stratum", "unstratified"]

@@ -2,11 +2,13 @@
 
 Guarantees: the count is computed from the profile; the predicate's boundary is
 exact in the wording ("more than 40" excludes 40, "at least 40" includes it); every
-entity the count ranges over has the attribute stated (all are evidence); the predicate
-is drawn first, among those for which every count 0..n is possible, with a threshold
-that does not depend on the profile, and the question is kept with probability
-min / P(count | predicate) (the pool's distribution), so the count is uniform given the
-predicate and the predicate says nothing about the answer.
+entity the count ranges over has the attribute stated (all are evidence); predicates
+are those under which at least four counts are possible, with thresholds that do not
+depend on the profile. The count is dealt first, in shares solved over the pool so
+that counts come out uniform even though each profile is asked once (a profile that
+cannot give the dealt count gives one it can), then a predicate that gives it for this
+profile is drawn in proportion to its weight over P(count | predicate) (the pool's
+distribution), so the predicate says little about the answer (memsim.qa._counts).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from numpy.typing import NDArray
 from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options, rank_room
 from memsim.qa._context import QAContext
+from memsim.qa._counts import deal, dealt_shares, selection
 from memsim.qa._pool import MIN_COUNT_SHARE, day_key
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
@@ -122,6 +125,57 @@ def _candidates(
     return ctx.pool.memo[key]  # type: ignore[no-any-return]
 
 
+def _dealt(
+    ctx: QAContext,
+    group: list[Entity],
+    attrs: tuple[str, ...],
+    found: list[tuple[str, str, object, NDArray[np.float64]]],
+    weights: NDArray[np.float64],
+    kept: list[NDArray[np.float64]],
+) -> NDArray[np.float64]:
+    """The shares each count is dealt with for this group shape (computed once)."""
+    slots = tuple((e.kind, e.index) for e in group)
+    memo_key = ("aggregative-deal", slots, attrs)
+    if memo_key not in ctx.pool.memo:
+        key_of = {a: _keys(ctx, group[0], a) for a in attrs}
+        columns = {a: ctx.pool.group_column(slots, a, key_of[a]) for a in attrs}
+        pool_keys = {a: c for a, c in columns.items() if c is not None}
+        usable = [i for i, (a, *_) in enumerate(found) if a in pool_keys]
+        ctx.pool.memo[memo_key] = dealt_shares(
+            pool_keys,
+            [found[i] for i in usable],
+            weights[usable],
+            [kept[i] for i in usable],
+            key_of,
+            len(group),
+        )
+    return ctx.pool.memo[memo_key]  # type: ignore[no-any-return]
+
+
+def _dealt_draw(
+    ctx: QAContext,
+    group: list[Entity],
+    shared: list[str],
+    found: list[tuple[str, str, object, NDArray[np.float64]]],
+    weights: NDArray[np.float64],
+    rng: np.random.Generator,
+) -> tuple[str, str, object, NDArray[np.float64], int]:
+    """Deal the count, then draw a predicate among those that give it for this profile
+    (a count the profile cannot give falls back to one it can; every count the profile
+    gives is allowed by every predicate, so there is one)."""
+    kept = [kept_weight(share) for *_, share in found]
+    own = {a: [ctx.sort_key(e, a, e.facts[a].value) for e in group] for a in shared}
+    counts = np.array([count(ctx, group, a, op, t, own[a]) for a, op, t, _ in found])
+    strength = selection(weights, kept, counts)
+    able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
+    target = deal(_dealt(ctx, group, tuple(shared), found, weights, kept), rng)
+    if target not in able:
+        target = able[int(rng.integers(len(able)))]
+    chance = np.where(counts == target, strength, 0.0)
+    attr, op, threshold, share = found[int(rng.choice(len(found), p=chance / chance.sum()))]
+    return attr, op, threshold, share, target
+
+
 def kept_weight(share: NDArray[np.float64]) -> NDArray[np.float64]:
     """How often each count is drawn and survives :func:`count_options` (its pool share,
     times the share of ranks that fit it when options are spread around it)."""
@@ -171,14 +225,25 @@ def aggregative(
     found, weights = _candidates(ctx, group, tuple(shared))
     if not found:
         return None
-    # draw a predicate in proportion to how often it will be kept (never to the profile)
-    attr, op, threshold, share = found[int(rng.choice(len(found), p=weights))]
-    target = count(ctx, group, attr, op, threshold)
-    # keep with probability min / P(target): the count is then uniform over the possible
-    # counts given the predicate (an impossible one is never the answer)
-    weight = kept_weight(share)
-    if weight[target] == 0 or rng.random() >= weight[weight > 0].min() / weight[target]:
-        return None
+    if len({tuple(np.flatnonzero(share > 0)) for *_, share in found}) == 1 and all(
+        (share > 0).sum() == 4 for *_, share in found
+    ):
+        # every predicate allows the same four counts, which are then the options (three
+        # entities: 0-3), so dealing the count and drawing a predicate that gives it
+        # tells nothing through the options
+        # (memsim.qa._counts: the profile is fixed, so keeping draws by their pool share
+        # alone left '1' and '2' the answer of most questions)
+        attr, op, threshold, share, target = _dealt_draw(ctx, group, shared, found, weights, rng)
+    else:
+        # larger groups: a predicate's options are the counts it allows, so which count
+        # is asked must not depend on the predicate: keep draws by the pool share
+        attr, op, threshold, share = found[int(rng.choice(len(found), p=weights))]
+        target = count(ctx, group, attr, op, threshold)
+        # keep with probability min / P(target): the count is then uniform over the
+        # possible counts given the predicate (an impossible one is never the answer)
+        weight = kept_weight(share)
+        if weight[target] == 0 or rng.random() >= weight[weight > 0].min() / weight[target]:
+            return None
     numbers = count_options(target, share, rng)
     if numbers is None:
         return None

@@ -1,0 +1,86 @@
+"""Counting questions deal their count: the counts asked come out uniform although each
+profile is asked once, and a hybrid's two parts are not dealt the same card."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from memsim.qa import make_context
+from memsim.qa._counts import dealt_shares, selection
+from memsim.qa._registry import QA_KINDS
+from memsim.qa._strata import balanced, stratum, unstratified
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_dealt_shares_make_the_asked_count_uniform_over_the_pool() -> None:
+    # three members with values uniform on [0, 1); thresholds where every count is
+    # possible (at least 3%); a group asked the dealt count when some threshold gives
+    # it, else one it can give, uniformly
+    rng = np.random.default_rng(0)
+    keys = {"x": rng.random((4000, 3))}
+    found = []
+    for t in np.linspace(0.32, 0.68, 13):
+        hits = (keys["x"] > t).sum(axis=1)
+        share = np.bincount(hits, minlength=4) / len(hits)
+        found.append(("x", "gt", float(t), share))
+    weights = np.full(len(found), 1 / len(found))
+    kept = [share for *_, share in found]
+    shares = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
+    counts = np.stack([(keys["x"] > t).sum(axis=1) for _, _, t, _ in found], axis=1)
+    able = np.stack(
+        [((counts == c) & (selection(weights, kept, counts) > 0)).any(axis=1) for c in range(4)],
+        axis=1,
+    )
+    asked = np.zeros(4)
+    for row in able:
+        for c in range(4):
+            asked += shares[c] * (np.eye(4)[c] if row[c] else row / row.sum())
+    asked /= len(able)
+    # a uniform deal leaves the middle counts the usual answer (as keeping draws did)
+    plain = np.zeros(4)
+    for row in able:
+        for c in range(4):
+            plain += 0.25 * (np.eye(4)[c] if row[c] else row / row.sum())
+    plain /= len(able)
+    assert plain[1:3].min() > 0.28
+    assert shares[0] > 0.25 and shares[3] > 0.25
+    assert abs(asked - 0.25).max() < 0.5 * abs(plain - 0.25).max(), (asked, plain)
+
+
+def test_held_out_counts_are_asked_in_near_equal_shares() -> None:
+    # shopping: three orders and three gift recipients, numbers that rarely share a
+    # side of a threshold; '1' was the answer of 0.38 of the questions
+    ctx = make_context(load_schema(ROOT / "tests" / "data" / "shopping.en.yaml"), 0)
+    kind = QA_KINDS.get("aggregative")
+    answers: Counter[object] = Counter()
+    for tid, profile in enumerate(ProfileSampler(ctx.net).profiles(0, 0, 200)):
+        rng = np.random.default_rng(tid)
+        for attempt in range(50):
+            with stratum(0, tid, attempt):
+                draft = kind.make(ctx, profile, "events", rng)
+            if draft is not None:
+                answers[draft.answer_value] += 1
+                break
+    total = sum(answers.values())
+    assert total == 200
+    assert set(answers) == {0, 1, 2, 3}
+    assert max(answers.values()) / total < 0.32, answers
+
+
+def test_a_hybrid_second_part_draws_from_its_own_stream() -> None:
+    dealt, own = [], []
+    for tid in range(40):
+        rng = np.random.default_rng(tid)
+        with stratum(0, tid, 0):
+            dealt.append(balanced(np.random.default_rng(tid), 4, 9))
+            with unstratified():
+                own.append(balanced(rng, 4, 9))
+    # dealt: every run of four trajectories holds each card once; unstratified: drawn
+    assert all(sorted(dealt[i : i + 4]) == [0, 1, 2, 3] for i in range(0, 40, 4))
+    assert own == [int(np.random.default_rng(t).integers(4)) for t in range(40)]
