@@ -127,27 +127,21 @@ def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: lis
     a never-told question about a common value (a hometown city, an occupation that
     relatives share) almost never kept, so the asked attribute told the outcome."""
     for ref in draft.withheld:
-        entity = profile.entity(ref.entity)
+        entity, fact = profile.entity(ref.entity), profile.fact(ref.id)
         value = normalise(ctx.display(entity, ref.attribute))
         mine = f"{ref.entity}."
-        scope = (
-            messages
-            if ctx.naming(entity)
-            else [m for m in messages if not m.facts or any(f.startswith(mine) for f in m.facts)]
-        )
+        about = [m for m in messages if any(f.startswith(mine) for f in m.facts)]
+        scope = messages if ctx.naming(entity) else [m for m in messages if not m.facts] + about
         if value and any(value in normalise(m.text) for m in scope):
             return True
         # the bare value in a message about the same entity ("I was born on October 22"
         # beside a withheld age of 22) reads as said
-        raw = re.compile(rf"(?<![\w.]){re.escape(str(profile.fact(ref.id).value))}(?![\w.])")
-        if any(any(f.startswith(mine) for f in m.facts) and raw.search(m.text) for m in messages):
+        raw = re.compile(rf"(?<![\w.]){re.escape(str(fact.value))}(?![\w.])")
+        if any(raw.search(m.text) for m in about):
             return True
         # as the audit's never_told_unsaid reads a message about the entity: a number
         # beside words of a script without spaces ("要9分钟" beside a withheld 9 o'clock)
-        entity, fact = profile.entity(ref.entity), profile.fact(ref.id)
-        for m in messages:
-            if not any(f.startswith(mine) for f in m.facts):
-                continue
+        for m in about:
             when = dt.datetime.fromisoformat(m.time)
             for step in fact.history or (fact,):
                 if fact_stated(m.text, StatedFact(entity, fact, step.value, when), ctx.loc):
