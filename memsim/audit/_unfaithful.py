@@ -21,6 +21,7 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import Collection
+from functools import lru_cache
 from typing import Any
 
 from memsim.audit._context import AuditContext
@@ -111,8 +112,10 @@ def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=256)
 def _hearsay_pattern(template: str) -> re.Pattern[str]:
-    """A hearsay template as a pattern: ``{value}`` any text, ``{label}`` any words."""
+    """A hearsay template as a pattern: ``{value}`` any text, ``{label}`` any words
+    (compiled once per template: it is matched against every chit-chat message)."""
     pattern = re.escape(template)
     pattern = pattern.replace(re.escape("{label}"), ".+?", 1)
     return re.compile(pattern.replace(re.escape("{value}"), "(?P<value>.+)", 1), re.DOTALL)
