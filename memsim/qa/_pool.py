@@ -125,13 +125,24 @@ class ValuePool:
         return {v: c / total for v, c in counts.items() if c >= TRIM * top}
 
     def accept(
-        self, kind: str, attr: str, value: object, rng: np.random.Generator, given: Given = ()
+        self,
+        kind: str,
+        attr: str,
+        value: object,
+        rng: np.random.Generator,
+        given: Given = (),
+        *,
+        unknown: bool = False,
+        least: int = 4,
     ) -> bool:
         """Keep a question about ``value`` with probability p_min / p(value) over the
-        support given what the question reveals (never when the value is outside it, or
-        the support has fewer than four values): answers come out uniform over it."""
+        support given what the question reveals: answers come out uniform over it.
+        A value outside the support (or no support) gives ``unknown``, never kept by
+        default; a support of fewer than ``least`` values is never kept."""
         support = self.support(kind, attr, given)
-        if support is None or value not in support or len(support) < 4:
+        if support is None or value not in support:
+            return unknown
+        if len(support) < least:
             return False
         return bool(rng.random() < min(support.values()) / support[value])
 

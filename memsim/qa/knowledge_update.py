@@ -56,10 +56,8 @@ def _balanced(
     still asked. Numbers are kept: their options have a uniform rank around them."""
     if ctx.attribute(entity, attr).type != "categorical":
         return True
-    support = ctx.pool.support(entity.kind, attr)
-    if not support or answer not in support:
-        return True
-    return bool(rng.random() < min(support.values()) / support[answer])
+    # a value the pool does not hold is kept, and so is a support of any size
+    return ctx.pool.accept(entity.kind, attr, answer, rng, unknown=True, least=0)
 
 
 @qa_kind("knowledge_update", ("user", "roles"), hybrid=False)
