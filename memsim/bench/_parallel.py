@@ -20,6 +20,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from memsim._shard import Shard
 from memsim.bench._run import BenchRun, Cell, NoiseStats
 from memsim.records import Record
 
@@ -40,9 +41,10 @@ def fork_available() -> bool:
 
 
 def bounds(total: int, workers: int) -> list[tuple[int, int]]:
-    """``workers`` contiguous slices of ``range(total)``, sizes differing by at most 1."""
+    """``workers`` contiguous slices of ``range(total)``, sizes differing by at most 1
+    (the shards' ranges: :class:`memsim._shard.Shard`)."""
     n = max(1, min(workers, total))
-    return [(total * i // n, total * (i + 1) // n) for i in range(n)]
+    return [Shard(i, n).bounds(total) for i in range(n)]
 
 
 def run_parallel(run: BenchRun, items: list[tuple[int, Record]], workers: int) -> None:
