@@ -41,11 +41,20 @@ def factorize(texts: Sequence[str] | Strings) -> tuple[Codes, Strings]:
 def digits_matrix(numbers: Sequence[tuple[NDArray[np.int64], int]]) -> NDArray[np.uint32]:
     """The decimal digits of each ``(numbers, width)`` chunk side by side, zero-padded
     to its width, as code points: one row per profile."""
-    parts = []
+    rows = len(numbers[0][0]) if numbers else 0
+    out = np.empty((rows, sum(width for _, width in numbers)), dtype=np.uint32)
+    end = 0
     for values, width in numbers:
-        powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
-        parts.append((values[:, None] // powers[None, :]) % 10 + ord("0"))
-    return np.concatenate(parts, axis=1).astype(np.uint32)
+        # last digit first, dividing by the scalar 10 each time: numpy divides by a
+        # scalar far faster than by an array of powers of ten (same digits, floor
+        # division composes: (v // 10) // 10 == v // 100)
+        rest = values.astype(np.int64, copy=True)
+        end += width
+        for column in range(end - 1, end - width - 1, -1):
+            out[:, column] = rest % 10
+            rest //= 10
+    out += ord("0")
+    return out
 
 
 def fill_patterns(
