@@ -9,7 +9,7 @@ import pytest
 from memsim.graph import BRNet, inverse_cdf
 from memsim.sampling import ProfileSampler, profile_keys
 from memsim.sampling._discrete import GuideTable
-from memsim.sampling._strings import as_strings, format_distinct, vector_format
+from memsim.sampling._strings import as_strings, digits_matrix, format_distinct, vector_format
 from memsim.schema import load_schema
 
 
@@ -79,3 +79,12 @@ def test_format_distinct_formats_each_combination_once() -> None:
 
     assert format_distinct(keys, make, 5).tolist() == ["0-5", "1-5", "0-5", "1-6", "2-5"]
     assert len(calls) == 4
+
+
+def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
+    rng = np.random.default_rng(7)
+    first = rng.integers(0, 10**6, size=200, dtype=np.int64)
+    second = rng.integers(0, 10**3, size=200, dtype=np.int64)
+    matrix = digits_matrix([(first, 6), (second, 3)])
+    texts = matrix.view("<U9")[:, 0].tolist()
+    assert texts == [f"{a:06d}{b:03d}" for a, b in zip(first.tolist(), second.tolist(), strict=True)]
