@@ -76,9 +76,7 @@ class FormatClassifier:
         rng = np.random.default_rng(ctx.options.seed)
         # messages are kept as text and featurised in finish(): only the trajectories
         # the reservoir keeps are (3,000 of 4,500 at MemDaily scale), with the same rows
-        self.sample: Reservoir[tuple[str, str, str]] = Reservoir(
-            ctx.options.classifier_items, rng
-        )
+        self.sample: Reservoir[tuple[str, str, str]] = Reservoir(ctx.options.classifier_items, rng)
         self.rows: list[tuple[int, str, list[Row]]] = []
         stats.notes.append(
             f"logistic regression on {len(FEATURES)} format features "
