@@ -25,7 +25,7 @@ def _parse_day(text: str) -> dt.date:
 
 
 @lru_cache(maxsize=1024)
-def _day_bounds(text: str) -> tuple[dt.date, str, str]:
+def day_bounds(text: str) -> tuple[dt.date, str, str]:
     day = dt.date.fromisoformat(text)
     return day, f"{day.isoformat()}T00:00", f"{day.isoformat()}T23:59"
 
@@ -36,7 +36,7 @@ def _day(fact: Fact) -> dt.date:
 
 def value_at(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    day, start, end = _day_bounds(str(params["day"]))
+    day, start, end = day_bounds(str(params["day"]))
     if day >= when.date():
         raise DerivationError(f"{day} is not before the question")
     value = fact.value_at(end)
@@ -56,7 +56,7 @@ def count_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datet
     }
     if {e.id for e, _ in events} != dated:
         raise DerivationError(f"counts over {params['entities']}, the events are {sorted(dated)}")
-    first, last = (_day_bounds(str(params[k]))[0] for k in ("start", "end"))
+    first, last = (day_bounds(str(params[k]))[0] for k in ("start", "end"))
     return sum(first <= _day(f) <= last for _, f in events)
 
 
@@ -77,4 +77,4 @@ LEAN: dict[str, Lean] = {
 profile on DerivationError, KeyError, TypeError or IndexError, as derive() turns the last
 three into DerivationError)."""
 
-__all__ = ["LEAN", "Lean"]
+__all__ = ["LEAN", "Lean", "day_bounds"]
