@@ -103,8 +103,7 @@ def test_value_at_counts_as_the_lean_path_does(
     for entity in ("user", people[0]):
         params = {"entity": entity, "attribute": attribute, "day": day}
         mapped: Pairs = [
-            (p, [{}, {entity: people[1]}, {entity: "ghost"}][i % 3])
-            for i, p in enumerate(profiles)
+            (p, [{}, {entity: people[1]}, {entity: "ghost"}][i % 3]) for i, p in enumerate(profiles)
         ]
         for pairs in ([(p, {}) for p in profiles], mapped):
             want: Counter[Any] = Counter()
