@@ -1,11 +1,12 @@
 """The option prior's sample in columns: per attribute, a (slot x profile) matrix of value
 codes and of sort-key ranks, so that the raw answers of the most frequent transforms
-(identity, compare, count) are computed for every sampled profile at once with numpy,
-instead of once per profile and question in Python.
+(identity, compare, count, and value_at, whose facts mostly never change) are computed for
+every sampled profile at once with numpy, instead of once per profile and question in Python.
 
 Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
-occurrence in sample order), as running :data:`memsim.audit._sample.FAST` on each
-(profile, mapping) pair and skipping those raising DerivationError or KeyError; whenever
+occurrence in sample order), as running :data:`memsim.audit._sample.FAST` (for value_at,
+:data:`memsim.audit._lean.LEAN`) on each (profile, mapping) pair and skipping those raising
+DerivationError or KeyError; whenever
 that cannot be shown from the columns (a value that is not hashable, keys that do not
 sort, a key raising anything else, several entity kinds in one slot) it returns None and
 the caller runs the per-profile path, so the result never differs.
