@@ -38,7 +38,8 @@ def guarded(alternatives: list[str]) -> str:
     """An alternation of words that does not match inside a longer Latin word
     ("ten" is not found in "often"); words in other scripts need no guard."""
     ordered = sorted({fold(a) for a in alternatives if a}, key=len, reverse=True)
-    guarded_parts, parts = [], []
+    guarded_parts: list[str] = []
+    parts: list[str] = []
     for word in ordered:
         body = re.escape(word).replace(r"\ ", r"\s+")
         tail = r"(?![a-z])" if is_latin(word[-1:]) and word[-1:].isalpha() else ""
