@@ -74,7 +74,10 @@ class FormatClassifier:
     def __init__(self, ctx: AuditContext, stats: CheckStats):
         self.ctx, self.stats = ctx, stats
         rng = np.random.default_rng(ctx.options.seed)
-        self.sample: Reservoir[Row] = Reservoir(ctx.options.classifier_items, rng)
+        # messages are kept as text and featurised in finish(): only the trajectories
+        # the reservoir keeps are (3,000 of 4,500 at MemDaily scale), with the same rows
+        self.sample: Reservoir[tuple[str, str, str]] = Reservoir(ctx.options.classifier_items, rng)
+        self.rows: list[tuple[int, str, list[Row]]] = []
         stats.notes.append(
             f"logistic regression on {len(FEATURES)} format features "
             f"({', '.join(FEATURES)}), {FOLDS}-fold cross-validation grouped by trajectory; "
@@ -90,7 +93,7 @@ class FormatClassifier:
     def visit(self, item: AuditItem) -> list[Finding] | None:
         steps = item.qa.get("target_step_id")
         evidence = set(steps) if isinstance(steps, list) else set()
-        rows: list[Row] = []
+        rows: list[tuple[str, str, str]] = []
         for m in item.messages:
             text = m.get("message")
             if not isinstance(text, str):
@@ -103,7 +106,7 @@ class FormatClassifier:
             else:
                 cls = str(role)
             facts = m.get("facts") or [""]
-            rows.append((features(text), cls, str(facts[0]).rsplit(".", 1)[-1]))
+            rows.append((text, cls, str(facts[0]).rsplit(".", 1)[-1]))
         if not rows:
             return None
         self.sample.add((item.index, item.type, rows))
@@ -111,6 +114,10 @@ class FormatClassifier:
 
     def finish(self) -> list[Finding]:
         out: list[Finding] = []
+        self.rows = [
+            (index, kind, [(features(text), cls, attr) for text, cls, attr in rows])
+            for index, kind, rows in self.sample.items
+        ]
         for pair in PAIRS:
             table = self._pair(pair)
             if not table:
@@ -135,7 +142,7 @@ class FormatClassifier:
         feats, labels, groups, kinds, trajectories = [], [], [], [], []
         by_attr = pair.same_attribute
         names: dict[tuple[int, str], int] = {}
-        for index, kind, rows in self.sample.items:
+        for index, kind, rows in self.rows:
             for row, cls, attr in rows:
                 if cls in pair.positive:
                     label = 1.0

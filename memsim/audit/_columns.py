@@ -1,11 +1,12 @@
 """The option prior's sample in columns: per attribute, a (slot x profile) matrix of value
 codes and of sort-key ranks, so that the raw answers of the most frequent transforms
-(identity, compare, count) are computed for every sampled profile at once with numpy,
-instead of once per profile and question in Python.
+(identity, compare, count, and value_at, whose facts mostly never change) are computed for
+every sampled profile at once with numpy, instead of once per profile and question in Python.
 
 Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
-occurrence in sample order), as running :data:`memsim.audit._sample.FAST` on each
-(profile, mapping) pair and skipping those raising DerivationError or KeyError; whenever
+occurrence in sample order), as running :data:`memsim.audit._sample.FAST` (for value_at,
+:data:`memsim.audit._lean.LEAN`) on each (profile, mapping) pair and skipping those raising
+DerivationError or KeyError; whenever
 that cannot be shown from the columns (a value that is not hashable, keys that do not
 sort, a key raising anything else, several entity kinds in one slot) it returns None and
 the caller runs the per-profile path, so the result never differs.
@@ -13,6 +14,7 @@ the caller runs the per-profile path, so the result never differs.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from typing import Any
 
@@ -20,13 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from memsim.audit._derive import DerivationError, Deriver
+from memsim.audit._lean import day_bounds
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
 
 Codes = npt.NDArray[np.int64]
 Pairs = list[tuple[Profile, dict[str, str]]]
 COMPARED = ("first", "second", "same")
-VECTORISED = ("identity", "compare", "count")
+VECTORISED = ("identity", "compare", "count", "value_at")
 
 
 class Columns:
@@ -50,11 +53,20 @@ class Columns:
         self._codes: dict[str, tuple[Codes, list[Any]] | None] = {}
         self._ranks: dict[str, tuple[Codes, list[Any]] | None] = {}
         self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
+        self._changing: dict[str, npt.NDArray[np.bool_]] = {}
 
-    def counts(self, transform: str, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+    def counts(
+        self,
+        transform: str,
+        params: dict[str, Any],
+        pairs: Pairs,
+        when: dt.datetime | None = None,
+    ) -> Counter[Any] | None:
         """The raw answer's counts over ``pairs`` (from Sample.mappings), or None."""
         if transform == "identity":
             return self._identity(params, pairs)
+        if transform == "value_at":
+            return None if when is None else self._value_at(params, pairs, when)
         if transform == "compare":
             return self._compare(params, pairs)
         if transform == "count":
@@ -70,6 +82,48 @@ class Columns:
         rows, slots = self._pick(pairs, str(params["entity"]))
         codes = matrix[slots, rows]
         return _ordered(codes[codes >= 0], lambda c: values[c])
+
+    def _value_at(
+        self, params: dict[str, Any], pairs: Pairs, when: dt.datetime
+    ) -> Counter[Any] | None:
+        """:func:`memsim.audit._lean.value_at` over the pairs: a fact that never changes
+        holds its value all day (its code, at once); the few that change are asked in
+        Python, as the lean path asks them (a day on which one changes is skipped)."""
+        attr = str(params["attribute"])
+        found = self.codes(attr)
+        if found is None:
+            return None
+        try:
+            day, start, end = day_bounds(str(params["day"]))
+        except Exception:  # let the per-profile path raise it as it would
+            return None
+        matrix, values = found
+        rows, slots = self._pick(pairs, str(params["entity"]))
+        codes = matrix[slots, rows]
+        if day >= when.date():
+            return Counter()  # every pair refused: the day is not before the question
+        moving = np.flatnonzero(self.changing(attr)[slots, rows] & (codes >= 0))
+        labels = values
+        if moving.size:
+            codes, labels = codes.copy(), list(values)
+            index = {v: i for i, v in enumerate(labels)}
+            for i in moving.tolist():
+                entity = self.entities[int(slots[i])][int(rows[i])]
+                assert entity is not None
+                fact = entity.facts[attr]
+                value = fact.value_at(end)
+                if fact.value_at(start) != value:
+                    codes[i] = -1
+                    continue
+                value = tuple(value) if isinstance(value, list) else value
+                try:
+                    code = index.setdefault(value, len(labels))
+                except TypeError:
+                    return None
+                if code == len(labels):
+                    labels.append(value)
+                codes[i] = code
+        return _ordered(codes[codes >= 0], lambda c: labels[c])
 
     def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
         found = self.ranks(str(params["attribute"]))
@@ -144,6 +198,18 @@ class Columns:
         if attr not in self._codes:
             self._codes[attr] = self._build(attr, lambda e: e.facts[attr].value)
         return self._codes[attr]
+
+    def changing(self, attr: str) -> npt.NDArray[np.bool_]:
+        """(slot x profile): the fact of ``attr`` has a value history (it changes)."""
+        hit = self._changing.get(attr)
+        if hit is None:
+            hit = np.zeros((len(self.entities), len(self.profiles)), dtype=bool)
+            for s, cells in enumerate(self.entities):
+                for r, e in enumerate(cells):
+                    if e is not None and attr in e.facts and len(e.facts[attr].history) > 1:
+                        hit[s, r] = True
+            self._changing[attr] = hit
+        return hit
 
     def ranks(self, attr: str) -> tuple[Codes, list[Any]] | None:
         """(slot x profile) ranks of the value's sort key (-1: no fact, or no key), and

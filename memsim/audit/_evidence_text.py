@@ -46,7 +46,9 @@ MIN_EVIDENCE = 30
 class EvidenceText:
     def __init__(self, ctx: AuditContext, stats: CheckStats):
         self.ctx, self.stats = ctx, stats
-        self.sample: Reservoir[tuple[list[str], bool]] = Reservoir(
+        # texts are kept and tokenised in finish(): only those of the trajectories the
+        # reservoir keeps (1,500 of 4,500 at MemDaily scale), into the same rows
+        self.sample: Reservoir[tuple[str, bool]] = Reservoir(
             TRAJECTORIES, np.random.default_rng(ctx.options.seed + 15)
         )
         stats.notes.append(
@@ -62,7 +64,7 @@ class EvidenceText:
         steps = item.qa.get("target_step_id")
         evidence = set(steps) if isinstance(steps, list) else set()
         rows = [
-            ([str(t) for t in tokens(str(m.get("message", "")))], m.get("mid") in evidence)
+            (str(m.get("message", "")), m.get("mid") in evidence)
             for m in item.messages
             if not self._framing(m)
         ]
@@ -91,7 +93,7 @@ class EvidenceText:
         items = sorted(self.sample.items)
         if not items:
             return []
-        docs = [d for _, _, rows in items for d, _ in rows]
+        docs = [[str(t) for t in tokens(text)] for _, _, rows in items for text, _ in rows]
         y = np.array([float(e) for _, _, rows in items for _, e in rows])
         sizes = [len(rows) for _, _, rows in items]
         groups = np.repeat(np.arange(len(items)), sizes).astype(np.int64)

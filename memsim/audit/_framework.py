@@ -15,9 +15,11 @@ needs are not met (profiles, schema, provenance) is skipped and the report says 
 
 from __future__ import annotations
 
+import gc
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -131,6 +133,32 @@ def _run_checks(
     progress: Callable[[Iterator[AuditItem]], Iterable[AuditItem]] | None,
 ) -> AuditReport:
     """The named checks (whose needs are met) over the source, in one pass."""
+    with _fewer_collections():
+        return _run_checks_once(ctx, names, progress)
+
+
+GC_THRESHOLDS = (100_000, 50, 100)
+"""The collector's thresholds during a run. The audit keeps what it reads (profiles,
+caches, samples): with the default (700, 10, 10) the collector walked those objects
+again and again, about 3 of 25 CPU seconds of a one-worker audit at MemDaily scale.
+Cycles are still collected, less often."""
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _run_checks_once(
+    ctx: AuditContext,
+    names: list[str],
+    progress: Callable[[Iterator[AuditItem]], Iterable[AuditItem]] | None,
+) -> AuditReport:
     checks = [CHECKS.get(n) for n in names]
     report = AuditReport(ctx)
     runs: list[tuple[CheckResult, CheckRun | None]] = []

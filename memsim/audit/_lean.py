@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from memsim.audit._derive import DerivationError, Deriver
@@ -16,17 +17,30 @@ from memsim.profile import Fact, Profile
 Lean = Callable[[Deriver, Profile, dict[str, Any], dt.datetime], Any]
 
 
+# A question's days are parsed once, not once per sample profile (the prior derives
+# each question on 1,000 of them), and an event's time once for all the questions.
+@lru_cache(maxsize=8192)
+def _parse_day(text: str) -> dt.date:
+    return dt.datetime.fromisoformat(text).date()
+
+
+@lru_cache(maxsize=1024)
+def day_bounds(text: str) -> tuple[dt.date, str, str]:
+    day = dt.date.fromisoformat(text)
+    return day, f"{day.isoformat()}T00:00", f"{day.isoformat()}T23:59"
+
+
 def _day(fact: Fact) -> dt.date:
-    return dt.datetime.fromisoformat(str(fact.value)).date()
+    return _parse_day(str(fact.value))
 
 
 def value_at(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    day = dt.date.fromisoformat(str(params["day"]))
+    day, start, end = day_bounds(str(params["day"]))
     if day >= when.date():
         raise DerivationError(f"{day} is not before the question")
-    value = fact.value_at(f"{day.isoformat()}T23:59")
-    if fact.value_at(f"{day.isoformat()}T00:00") != value:
+    value = fact.value_at(end)
+    if fact.value_at(start) != value:
         raise DerivationError(f"{fact.id} changes on {day}: the day has no one value")
     return tuple(value) if isinstance(value, list) else value
 
@@ -42,7 +56,7 @@ def count_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datet
     }
     if {e.id for e, _ in events} != dated:
         raise DerivationError(f"counts over {params['entities']}, the events are {sorted(dated)}")
-    first, last = (dt.date.fromisoformat(str(params[k])) for k in ("start", "end"))
+    first, last = (day_bounds(str(params[k]))[0] for k in ("start", "end"))
     return sum(first <= _day(f) <= last for _, f in events)
 
 
@@ -63,4 +77,4 @@ LEAN: dict[str, Lean] = {
 profile on DerivationError, KeyError, TypeError or IndexError, as derive() turns the last
 three into DerivationError)."""
 
-__all__ = ["LEAN", "Lean"]
+__all__ = ["LEAN", "Lean", "day_bounds"]

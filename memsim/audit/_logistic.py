@@ -115,19 +115,33 @@ def within_auc(
     scores: NDArray[np.float64], y: NDArray[np.float64], groups: NDArray[np.int64]
 ) -> tuple[float, float, int]:
     """AUC over the (positive, negative) pairs of the same group, with the standard
-    error of that ratio estimator across groups, and the number of pairs."""
-    concordant, pairs = [], []
-    order = np.argsort(groups, kind="stable")
-    cuts = np.flatnonzero(np.diff(groups[order])) + 1
-    for idx in np.split(order, cuts):
-        pos, neg = scores[idx][y[idx] == 1], scores[idx][y[idx] == 0]
-        if len(pos) and len(neg):
-            diff = pos[:, None] - neg[None, :]
-            concordant.append(float((diff > 0).sum() + 0.5 * (diff == 0).sum()))
-            pairs.append(float(diff.size))
-    if len(pairs) < 2:
-        return 0.5, 1.0, int(sum(pairs))
-    c, p = np.array(concordant), np.array(pairs)
+    error of that ratio estimator across groups, and the number of pairs.
+
+    Counted for every group at once (no per-group pair matrix): the scores become
+    integer ranks, each positive a (group, rank) key in one sorted array, and each
+    negative finds the positives of its group above it and level with it by binary
+    search. The counts are integers, so each group's concordance is the same float as
+    a pair-by-pair count gives, in the same (group) order."""
+    ids, at = np.unique(groups, return_inverse=True)
+    at = at.astype(np.int64)
+    pos, neg = y == 1, y == 0
+    n_pos = np.bincount(at[pos], minlength=len(ids))
+    n_neg = np.bincount(at[neg], minlength=len(ids))
+    _, rank = np.unique(scores, return_inverse=True)
+    width = int(rank.max()) + 2 if len(rank) else 1
+    key = at * width + rank.astype(np.int64)
+    ranked = np.sort(key[pos])
+    below = np.searchsorted(ranked, key[neg], side="left")
+    upto = np.searchsorted(ranked, key[neg], side="right")
+    end = np.searchsorted(ranked, (at[neg] + 1) * width, side="left")
+    greater = np.bincount(at[neg], weights=end - upto, minlength=len(ids))
+    level = np.bincount(at[neg], weights=upto - below, minlength=len(ids))
+    both = (n_pos > 0) & (n_neg > 0)
+    # whole numbers (and halves) in float64: exact, as a pair-by-pair count's
+    c = greater[both] + 0.5 * level[both]
+    p = (n_pos[both] * n_neg[both]).astype(np.float64)
+    if len(p) < 2:
+        return 0.5, 1.0, int(p.sum())
     a = float(c.sum() / p.sum())
     g = len(p)
     var = float(((c - a * p) ** 2).sum()) / (g * (g - 1)) / float(p.mean()) ** 2

@@ -28,30 +28,30 @@ if TYPE_CHECKING:
     from memsim.audit._framework import Check
 
 COST: dict[str, float] = {
-    "messages_state_facts": 4.5,
-    "shortcut_prior": 4.3,
-    "shortcut_format_classifier": 1.95,
-    "messages_faithful": 1.8,
-    "shortcut_evidence_text": 1.6,
-    "shortcut_blind_classifier": 1.55,
-    "answer_rederived": 1.5,
-    "message_garbage": 0.9,
-    "answer_dates_resolved": 0.55,
-    "shortcut_centroid": 0.55,
-    "noise_facts": 0.4,
+    "shortcut_prior": 3.9,
+    "messages_state_facts": 1.8,
+    "shortcut_format_classifier": 1.6,
+    "messages_faithful": 1.5,
+    "shortcut_evidence_text": 1.1,
+    "shortcut_blind_classifier": 1.1,
+    "answer_rederived": 0.6,
+    "answer_dates_resolved": 0.5,
+    "shortcut_centroid": 0.5,
+    "message_garbage": 0.35,
     "shortcut_mentioned_option": 0.3,
-    "temporal_from_text": 0.3,
-    "options_correct": 0.25,
-    "option_dates_valid": 0.25,
-    "relative_times": 0.25,
+    "option_dates_valid": 0.2,
+    "relative_times": 0.2,
     "timestamps_increasing": 0.2,
     "question_after_messages": 0.2,
-    "shortcut_format_cue": 0.2,
     "values_in_force": 0.2,
+    "history_session_classifier": 0.2,
+    "noise_facts": 0.2,
+    "shortcut_format_cue": 0.15,
+    "options_correct": 0.15,
 }
 """CPU seconds of the costly checks on `make dataset`'s 4,500 questions (measured for
-issue 17 with per-check timers; re-measured 2026-11-25 after the third speed pass. Reading
-the profiles, about 1.5 s, is left out: every worker pays it once, in whichever of its
+issue 17 with per-check timers; re-measured 2026-11-25 after the fourth speed pass. Reading
+the profiles, about 2 s, is left out: every worker pays it once, in whichever of its
 checks reads a profile first); a check not listed counts 0.1."""
 
 DEFAULT_COST = 0.1

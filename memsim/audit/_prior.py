@@ -181,7 +181,7 @@ class OptionPrior:
         if counts is None:
             pairs = sample.mappings(named)
             columns = sample.columns() if transform in VECTORISED else None
-            found = None if columns is None else columns.counts(transform, params, pairs)
+            found = None if columns is None else columns.counts(transform, params, pairs, when)
             counts = found if found is not None else self._each(transform, params, pairs, when)
             self.cache[key] = counts
         return counts

@@ -98,18 +98,74 @@ def fit(x: sparse.csr_matrix, y: NDArray[np.float64]) -> NDArray[np.float64]:
     return w
 
 
+def fit_folds(
+    x: sparse.csr_matrix, y: NDArray[np.float64], trains: list[NDArray[np.bool_]]
+) -> list[NDArray[np.float64]]:
+    """:func:`fit` of ``x[train], y[train]`` for each train mask, all at once: the same
+    weights, bit for bit, in one sparse product with a column per fit where :func:`fit`
+    made one product per fit (five times the calls, each reading the matrix again).
+
+    Why the numbers are the same: a row's product sums its entries in the same order in
+    both; the transposed product adds each row's terms in row order, and a row outside
+    a fit adds an exact zero there; the bias term sums each fit's own rows, as a
+    contiguous array, as :func:`fit` does; every other step is elementwise."""
+    if not trains:
+        return []
+    _n, d = x.shape
+    mask = np.stack(trains, axis=1)
+    picked = [np.flatnonzero(train) for train in trains]
+    xt = x.T
+
+    def forward(w: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.asarray(x @ w[:-1] + w[-1], dtype=np.float64)
+
+    def backward(r: NDArray[np.float64]) -> NDArray[np.float64]:
+        r = np.where(mask, r, 0.0)
+        out = np.empty((d + 1, len(trains)))
+        out[:-1] = xt @ r
+        # each fit's rows as one contiguous array, as fit() sums them
+        by_fit = np.ascontiguousarray(r.T)
+        out[-1] = [by_fit[k].take(rows).sum() for k, rows in enumerate(picked)]
+        return out
+
+    v = np.full((d + 1, len(trains)), 1 / math.sqrt(d + 1))
+    tops = np.ones(len(trains))
+    for _ in range(POWER_STEPS):
+        u = backward(forward(v))
+        tops = np.array(
+            [float(np.linalg.norm(np.ascontiguousarray(u[:, k]))) for k in range(len(trains))]
+        )
+        v = u / np.maximum(tops, 1e-12)
+    step = 1 / (tops / 4 + RIDGE)
+    w = np.zeros((d + 1, len(trains)))
+    ahead = w.copy()
+    for t in range(STEPS):
+        z = forward(ahead)
+        p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+        grad = backward(p - y[:, None])
+        grad[:-1] += RIDGE * ahead[:-1]
+        nxt = ahead - step * grad
+        ahead = nxt + (t / (t + 3)) * (nxt - w)
+        w = nxt
+    return [np.ascontiguousarray(w[:, k]) for k in range(len(trains))]
+
+
 def out_of_fold(
     x: sparse.csr_matrix, y: NDArray[np.float64], groups: NDArray[np.int64]
 ) -> NDArray[np.float64]:
     """Scores of every row by a model fitted on the other folds (a group in one fold)."""
     folds = groups % FOLDS
     out = np.zeros(len(y))
+    fitted = []
     for k in range(FOLDS):
         test = folds == k
         train = ~test
         if test.any() and 0 < y[train].sum() < train.sum():
-            w = fit(x[train], y[train])
-            out[test] = x[test] @ w[:-1] + w[-1]
+            fitted.append(k)
+    weights = fit_folds(x, y, [folds != k for k in fitted])
+    for k, w in zip(fitted, weights, strict=True):
+        test = folds == k
+        out[test] = x[test] @ w[:-1] + w[-1]
     return out
 
 
@@ -143,4 +199,15 @@ def level(ctx: AuditContext, excess: float, se: float, n: float, margin: float) 
     return "warning"
 
 
-__all__ = ["BUCKETS", "FOLDS", "auc", "bucket", "fit", "level", "out_of_fold", "tfidf", "tokens"]
+__all__ = [
+    "BUCKETS",
+    "FOLDS",
+    "auc",
+    "bucket",
+    "fit",
+    "fit_folds",
+    "level",
+    "out_of_fold",
+    "tfidf",
+    "tokens",
+]

@@ -12,6 +12,7 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 ZH_WEEKDAYS = {c: i for i, c in enumerate("一二三四五六日")} | {"天": 6}
 EN_MONTHS = [m.casefold() for m in calendar.month_name[1:]]
@@ -46,6 +47,12 @@ def parse_stamp(text: object) -> Stamp | None:
     names a day that does not exist."""
     if not isinstance(text, str):
         return None
+    return _parse_text_stamp(text)
+
+
+@lru_cache(maxsize=65536)
+def _parse_text_stamp(text: str) -> Stamp | None:
+    # remembered: several checks read every message's time (a Stamp is frozen)
     try:
         if m := _ZH_STAMP.match(text):
             y, mo, d, wd, h, mi = m.groups()

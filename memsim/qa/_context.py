@@ -43,9 +43,11 @@ MENTIONED = 3
 """At most this many distractors said about people of the other life."""
 _ENTITY_MEMO = 4096
 """Entries :meth:`QAContext._remember` keeps per question (a few profiles' entities)."""
-_UNNAMED_MEMO = 256
+_UNNAMED_MEMO = 1024
 """(profile, life) pairs :meth:`QAContext.unnamed` remembers: enough for the lives of
-the profiles the evidence rates are drafted on (24 x 8), and a question's own."""
+the profiles the evidence rates are drafted on (``RATE_DRAFTS`` 96 x ``LIVES`` 8 = 768;
+at 256 the drafts pushed each other out, and every question recomputed them), and a
+question's own."""
 
 
 @dataclass(frozen=True)
@@ -312,9 +314,10 @@ class QAContext:
         return list(found)
 
     def _unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
-        names = [self.who(e).casefold() for e in life.entities]
-        taken = {self.who(e).casefold() for e in profile.entities}
-        named = [self.who(e).casefold() for e in profile.entities if e.scenario != "user"]
+        names = self._names(life)
+        own = self._names(profile)
+        taken = set(own)
+        named = [n for e, n in zip(profile.entities, own, strict=True) if e.scenario != "user"]
         return [
             e
             for e, name in zip(life.entities, names, strict=True)
@@ -323,6 +326,19 @@ class QAContext:
             # "the apple iphone 15 pro" would name "the apple iphone 15" too
             and not any(_holds(name, n) or _holds(n, name) for n in named)
         ]
+
+    def _names(self, profile: Profile) -> list[str]:
+        """Each entity's :meth:`who`, case-folded, once per profile (by identity), not
+        once per (profile, life) pair."""
+        memo: dict[int, tuple[Profile, list[str]]] = self.pool.memo.setdefault("names", {})
+        hit = memo.get(id(profile))
+        if hit is not None and hit[0] is profile:
+            return hit[1]
+        if len(memo) >= _UNNAMED_MEMO:
+            memo.clear()
+        found = [self.who(e).casefold() for e in profile.entities]
+        memo[id(profile)] = (profile, found)
+        return found
 
     def strangers(
         self, profile: Profile, life: Profile, entity: Entity, attr: str, avoid: str | None = None

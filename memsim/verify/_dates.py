@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from string import Formatter
 
@@ -29,12 +30,31 @@ class DateMention:
 
 
 @dataclass(frozen=True)
+class Guarded:
+    """A compiled pattern behind a cheap test of what any match of it must contain.
+
+    Each of ``needs`` is a set of substrings at least one of which every match holds
+    (a literal of the template, a name of a month or weekday): a text lacking one
+    cannot match, so the pattern, whose number alternations are tried at every
+    position, is not run on it. The matches are exactly the pattern's."""
+
+    pattern: re.Pattern[str]
+    needs: tuple[tuple[str, ...], ...]
+
+    def finditer(self, folded: str) -> Iterator[re.Match[str]]:
+        for alternatives in self.needs:
+            if not any(a in folded for a in alternatives):
+                return iter(())
+        return self.pattern.finditer(folded)
+
+
+@dataclass(frozen=True)
 class Patterns:
     """The compiled patterns of one locale."""
 
-    dates: tuple[re.Pattern[str], ...]
-    clocks: tuple[re.Pattern[str], ...]
-    relative: tuple[tuple[str, re.Pattern[str]], ...]
+    dates: tuple[Guarded, ...]
+    clocks: tuple[Guarded, ...]
+    relative: tuple[tuple[str, Guarded], ...]
     """(``tomorrow`` | ``this`` | ``next``, pattern)."""
     months: dict[str, int]
     weekdays: dict[str, int]
@@ -94,13 +114,51 @@ def compile_pattern(template: str, loc: LocaleData) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+def _token_needs(token: str, loc: LocaleData) -> tuple[str, ...] | None:
+    """Substrings one of which a match of ``token`` holds (None: no cheap test)."""
+    cal, rec = loc.calendar, loc.recognise
+    names: list[str] | None = None
+    if token == "month_name":
+        names = [*cal.months, *rec.months_short]
+    elif token in ("weekday", "weekday_short"):
+        names = [*cal.weekdays, *cal.weekdays_short, *rec.weekday_names]
+    elif token == "ampm":
+        names = [cal.am, *rec.am, cal.pm, *rec.pm, *cal.day_periods.values()]
+    elif token == "half":
+        names = list(rec.half_hour)
+    if names is None:
+        return None  # numbers (any Unicode digit, or words): nearly everywhere, no test
+    # guarded() lets a space of a name be any spacing, so each word of it is there:
+    # the longest is the rarest ("morning" of "in the morning")
+    longest = (max(fold(n).split(), key=len) for n in names if fold(n).split())
+    return tuple(dict.fromkeys(longest))
+
+
+def pattern_needs(template: str, loc: LocaleData) -> tuple[tuple[str, ...], ...]:
+    """What every match of :func:`compile_pattern` (``template``) contains: each
+    literal run between spaces and commas (both optional in the pattern), and for a
+    named token one of its names (see :class:`Guarded`)."""
+    needs: list[tuple[str, ...]] = []
+    for literal, field, _, _ in Formatter().parse(fold(template)):
+        needs.extend((piece,) for piece in literal.replace(",", " ").split())
+        if field is not None:
+            alternatives = _token_needs(field, loc)
+            if alternatives is not None:
+                needs.append(alternatives)
+    return tuple(dict.fromkeys(needs))
+
+
+def guarded_pattern(template: str, loc: LocaleData) -> Guarded:
+    return Guarded(compile_pattern(template, loc), pattern_needs(template, loc))
+
+
 @per_locale
 def patterns(loc: LocaleData) -> Patterns:
     """The locale's patterns, compiled once per locale object."""
     cal, rec = loc.calendar, loc.recognise
 
-    def each(templates: list[str]) -> tuple[re.Pattern[str], ...]:
-        return tuple(compile_pattern(t, loc) for t in dict.fromkeys(templates))
+    def each(templates: list[str]) -> tuple[Guarded, ...]:
+        return tuple(guarded_pattern(t, loc) for t in dict.fromkeys(templates))
 
     relative = [
         (form, p)
@@ -221,6 +279,7 @@ def _clock(m: re.Match[str], numbers: Numerals) -> tuple[int, int] | None:
 
 __all__ = [
     "DateMention",
+    "Guarded",
     "Patterns",
     "clocks_in",
     "compile_pattern",

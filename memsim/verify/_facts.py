@@ -119,7 +119,7 @@ def squeeze(text: str, loc: LocaleData) -> str:
 def _numbers_as_digits(text: str, loc: LocaleData, pad: str) -> str:
     folded = _THOUSANDS.sub("", fold(text))
     nums = numerals(loc)
-    if nums.run is None:
+    if nums.run is None or not nums.may_have_words(folded):
         return folded
     return nums.run.sub(lambda m: f"{pad}{nums.value(m.group(0))}{pad}", folded)
 

@@ -38,12 +38,19 @@ def guarded(alternatives: list[str]) -> str:
     """An alternation of words that does not match inside a longer Latin word
     ("ten" is not found in "often"); words in other scripts need no guard."""
     ordered = sorted({fold(a) for a in alternatives if a}, key=len, reverse=True)
-    parts = []
+    guarded_parts: list[str] = []
+    parts: list[str] = []
     for word in ordered:
         body = re.escape(word).replace(r"\ ", r"\s+")
-        head = r"(?<![a-z])" if is_latin(word[:1]) and word[:1].isalpha() else ""
         tail = r"(?![a-z])" if is_latin(word[-1:]) and word[-1:].isalpha() else ""
-        parts.append(head + body + tail)
+        head = is_latin(word[:1]) and word[:1].isalpha()
+        (guarded_parts if head else parts).append(body + tail)
+    if guarded_parts:
+        # One lookbehind before the Latin words, not one per word: then each branch
+        # starts with a literal, which re rejects at a glance, where a lookbehind per
+        # branch was run at every position of the text. Same matches, in the same
+        # order: a Latin word and any other cannot start at the same character.
+        parts.insert(0, r"(?<![a-z])(?:" + "|".join(guarded_parts) + ")")
     return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
 
 
@@ -59,6 +66,14 @@ class Numerals:
     """A digit run or a run of number words."""
     number: str
     """The regex of one number (digits or words), to embed in date and clock patterns."""
+    probe: re.Pattern[str] | None = None
+    """The number words as bare substrings (no guards): where it finds nothing, ``run``
+    cannot match, and a plain alternation of literals is scanned fast by ``re`` where
+    the guarded one is tried word by word at every position."""
+
+    def may_have_words(self, folded: str) -> bool:
+        """False only when ``folded`` holds no number word (``run`` finds nothing)."""
+        return self.run is not None and (self.probe is None or bool(self.probe.search(folded)))
 
     def value(self, text: str) -> int | None:
         """The value of a matched number (digits or words), or None."""
@@ -88,7 +103,8 @@ class Numerals:
     def find(self, text: str) -> list[tuple[int, bool]]:
         """Every number in ``text`` (already folded), in order, as (value, in words)."""
         out = []
-        for m in self.any_number.finditer(text):
+        found = self.any_number if self.may_have_words(text) else _DIGITS_ONLY
+        for m in found.finditer(text):
             value = self.value(m.group(0))
             if value is not None:
                 out.append((value, not m.group(0)[:1].isdigit()))
@@ -153,7 +169,10 @@ def numerals(loc: LocaleData) -> Numerals:
     multipliers = {fold(k): v for k, v in recognise.number_multipliers.items()}
     vocabulary = [*words, *multipliers]
     run: re.Pattern[str] | None = None
+    probe: re.Pattern[str] | None = None
     if vocabulary:
+        firsts = {w.split()[0] for w in vocabulary if w.split()}
+        probe = re.compile("|".join(re.escape(w) for w in sorted(firsts, key=len, reverse=True)))
         word = guarded(vocabulary)
         separators = [
             re.escape(fold(s)).replace(r"\ ", r"\s+") for s in recognise.number_separators
@@ -161,7 +180,7 @@ def numerals(loc: LocaleData) -> Numerals:
         sep = "(?:" + "|".join(separators) + ")?" if separators else ""
         run = re.compile(f"{word}(?:{sep}{word})*")
     number = f"(?:{_DIGITS}" + (f"|{run.pattern}" if run else "") + ")"
-    return Numerals(words, multipliers, run, re.compile(number), number)
+    return Numerals(words, multipliers, run, re.compile(number), number, probe)
 
 
 def numbers_in(text: str, loc: LocaleData) -> list[int]:

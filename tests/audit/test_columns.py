@@ -3,6 +3,7 @@ raw answer on each sampled profile (memsim.audit._sample.FAST)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from memsim.audit._columns import Columns, Pairs
 from memsim.audit._derive import DerivationError, Deriver, remap
+from memsim.audit._lean import LEAN
 from memsim.audit._sample import FAST
 from memsim.graph import BRNet
 from memsim.profile import Profile
@@ -85,3 +87,33 @@ def test_columns_count_as_each_profile_does(
         or template.get("threshold") == "nonsense"
         or (template["attribute"] == "hometown")
     )
+
+
+@pytest.mark.parametrize("attribute", ["weight", "work_city", "hobby", "age"])
+@pytest.mark.parametrize("day", ["2024-03-02", "2024-05-20", "2024-07-31", "2024-09-30"])
+def test_value_at_counts_as_the_lean_path_does(
+    sample: tuple[Deriver, list[Profile]], attribute: str, day: str
+) -> None:
+    """A fact that changes is asked in Python, a day it changes on refused, and a day
+    not before the question refuses every profile, as LEAN['value_at'] does."""
+    d, profiles = sample
+    when = dt.datetime(2024, 9, 1, 12, 0)
+    people = _slots(profiles, "relative")
+    columns = Columns(d, profiles)
+    for entity in ("user", people[0]):
+        params = {"entity": entity, "attribute": attribute, "day": day}
+        mapped: Pairs = [
+            (p, [{}, {entity: people[1]}, {entity: "ghost"}][i % 3]) for i, p in enumerate(profiles)
+        ]
+        for pairs in ([(p, {}) for p in profiles], mapped):
+            want: Counter[Any] = Counter()
+            for profile, mapping in pairs:
+                try:
+                    want[LEAN["value_at"](d, profile, remap(params, mapping), when)] += 1
+                except (DerivationError, KeyError):
+                    continue
+            got = columns.counts("value_at", params, pairs, when)
+            assert got is not None
+            assert list(got.items()) == list(want.items())
+    changing = columns.changing(attribute)
+    assert changing.any() == (attribute != "age")
