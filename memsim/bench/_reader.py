@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
-from memsim.bench._rules import Part, answer_part
-from memsim.bench._tokenize import tokenize
-from memsim.bench._values import day_of, hearsay
+from memsim.bench._reading import Part, relevant
+from memsim.bench._rules import answer_part
+from memsim.bench._tokenize import has_cjk, tokenize
 from memsim.bench._types import Message
+from memsim.bench._values import day_of, hearsay
 
 BATCH = 32
 """Items per call of :meth:`Reader.answer`."""
@@ -116,7 +117,7 @@ class LexicalReader(Reader):
             return min(options, key=lambda lo: tie_break(item.question, lo[1]))[0]
         named = rule_hits(item)
         seen: set[str] = set()
-        for text in {message.text for message in item.memory}:  # noise repeats texts
+        for text in {message.text for message in on_topic(item)}:  # noise repeats texts
             seen.update(tokenize(text))
         asked = set(tokenize(item.question))
         best: tuple[int, float, str] | None = None
@@ -128,13 +129,29 @@ class LexicalReader(Reader):
         return letter_of_best
 
 
-def rule_hits(item: ReaderItem) -> dict[str, int]:
-    """For each letter, how many of its option's parts the rules named."""
-    questions = [item.question]
+def questions_of(item: ReaderItem) -> list[str]:
     for join in QUESTION_JOINS:
         if join in item.question:
-            questions = item.question.split(join)
-            break
+            return item.question.split(join)
+    return [item.question]
+
+
+def on_topic(item: ReaderItem) -> tuple[Message, ...]:
+    """The messages word overlap may read: for an English question, those about what
+    it asks of (see :func:`memsim.bench._rules.relevant`); a message about something
+    else tells nothing, and its words would only favour whichever option it happens
+    to name. Other languages: the whole memory."""
+    if has_cjk(item.question):
+        return item.memory
+    keep: set[int] = set()
+    for question in questions_of(item):
+        keep.update(m.mid for m in relevant(question, item.memory))
+    return tuple(m for m in item.memory if m.mid in keep)
+
+
+def rule_hits(item: ReaderItem) -> dict[str, int]:
+    """For each letter, how many of its option's parts the rules named."""
+    questions = questions_of(item)
     split = {letter: option.split(ANSWER_JOIN) for letter, option in item.choices.items()}
     if len(questions) > 1 and any(len(parts) != len(questions) for parts in split.values()):
         questions = [item.question]

@@ -11,159 +11,37 @@ never told, or that two values are the same, are recognised by their words.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from memsim.bench._tokenize import tokenize
-from memsim.bench._types import Message
-from memsim.bench._values import (
-    DATE_RE,
-    about_user,
-    dates,
-    day_of,
-    education_level,
-    measure,
-    mentions,
-    month_day,
-    number,
-    people,
-    duration_hours,
+from memsim.bench._calendar import (
+    count_between,
+    date_of,
+    days_between,
+    elapsed,
+    first_of,
+    season,
+    timeline,
+    weekday,
 )
+from memsim.bench._reading import (
+    Part,
+    core,
+    covers,
+    marks,
+    never,
+    pick_number,
+    pick_word,
+    same,
+    speaking_of,
+    subject,
+    threshold,
+    value_of,
+)
+from memsim.bench._tokenize import tokenize
+from memsim.bench._values import about_user, measure, mentions, people
 
-_NEVER_RE = re.compile(r"never told|从没告诉|没告诉过", re.I)
-_SAME_RE = re.compile(r"\bthe same\b|一样|相同", re.I)
-_CHANGE_RE = re.compile(r"\b(?:since|an update after|changed with)\b", re.I)
-_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:AM|PM)\b", re.I)
 _LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\b", re.I)
-_SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring",
-            6: "summer", 7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}
-
-
-@dataclass(frozen=True)
-class Part:
-    """One question (a hybrid question has two) with the options' texts for it."""
-
-    question: str
-    candidates: tuple[str, ...]
-    memory: tuple[Message, ...]
-    asked: dt.date | None
-
-
-def never(text: str) -> bool:
-    return bool(_NEVER_RE.search(text))
-
-
-def same(text: str) -> bool:
-    return bool(_SAME_RE.search(text))
-
-
-def core(question: str) -> str:
-    """The question without its preface ("Remind me: ...", chit-chat before it)."""
-    return question.rsplit(": ", 1)[-1]
-
-
-def subject(question: str) -> str | None:
-    """Whom or what the question asks about: "my X" for one person of the user's life,
-    a name ("the Chicago Trail Hike"), "me" for the user, else None."""
-    text = core(question)
-    named = people(text)
-    if len(set(named)) == 1:
-        return f"my {named[0]}"
-    if named:
-        return None
-    name = proper_name(text)
-    if name is not None:
-        return name
-    return "me" if re.search(r"\b(?:my|me|I)\b", text) else None
-
-
-def proper_name(text: str) -> str | None:
-    """The name a question ends on: from its first capitalised word that does not
-    start the sentence (dates and "I" aside) to its last capitalised word or number."""
-    text = DATE_RE.sub("", text)
-    start = re.search(r"(?<=\s)(?!I\b)[A-Z0-9]\w*", text)
-    if start is None:
-        return None
-    words = text[start.start() :].rstrip("?.!").split()
-    while words and not words[-1][:1].isupper() and not words[-1][:1].isdigit():
-        words.pop()
-    return " ".join(words) or None
-
-
-def said(message: Message) -> dt.date | None:
-    return day_of(message.time)
-
-
-def covers(candidate: str, question: str, message: Message) -> bool:
-    """Whether the message holds every word of the candidate (question words aside)."""
-    days = dates(candidate, said(message))
-    if days:  # a day may be told as "this Sunday"
-        return days[0] in dates(message.text, said(message))
-    own = set(tokenize(candidate))
-    own = own - set(tokenize(question)) or own
-    numbers = {t for t in own if t.isdigit()}
-    # "46 years" is told as "I am 46": a number's unit may go unsaid
-    return bool(own) and (numbers or own) <= set(tokenize(message.text))
-
-
-def pick_number(candidates: Sequence[str], value: float) -> str | None:
-    best: tuple[float, str] | None = None
-    for c in candidates:
-        n = number(c)
-        if n is not None and (best is None or abs(n - value) < best[0]):
-            best = (abs(n - value), c)
-    return None if best is None else best[1]
-
-
-def pick_day(candidates: Sequence[str], day: dt.date) -> str | None:
-    for c in candidates:
-        if day in dates(c, day):
-            return c
-    return None
-
-
-def pick_word(candidates: Sequence[str], word: str) -> str | None:
-    return next((c for c in candidates if c.strip().lower() == word.lower()), None)
-
-
-def about(message: Message, who: str) -> list[Message]:
-    return [message] if mentions(message.text, who) else []
-
-
-def speaking_of(memory: Sequence[Message], who: str) -> list[Message]:
-    """The messages about ``who``, latest first."""
-    return [m for m in reversed(memory) if mentions(m.text, who)]
-
-
-def value_of(attribute: str, message: Message) -> float | None:
-    """``attribute``'s value in the message, as a number that orders like it."""
-    if attribute in ("birthday",):
-        md = month_day(message.text)
-        return None if md is None else float(md[0] * 32 + md[1])
-    if attribute in ("date", "time", "day"):
-        found = dates(message.text, said(message))
-        return float(found[0].toordinal()) if found else None
-    return measure(attribute, message.text)
-
-
-def threshold(attribute: str, text: str) -> float | None:
-    if attribute == "birthday":
-        md = month_day(text)
-        return None if md is None else float(md[0] * 32 + md[1])
-    if attribute in ("date", "time", "day"):
-        found = dates(text, None)
-        return float(found[0].toordinal()) if found else None
-    if attribute == "education":
-        level = education_level(text)
-        return None if level is None else float(level)
-    if attribute == "duration":
-        return duration_hours(text)
-    return number(text)
-
-
-# --- the rules ----------------------------------------------------------------------
 
 
 def comparative(p: Part) -> str | None:
@@ -176,7 +54,9 @@ def comparative(p: Part) -> str | None:
     attribute, lower = match.group(1).lower(), bool(_LOWER_RE.search(match.group(2)))
     values: list[float] = []
     for entity in entities:
-        found = [v for m in speaking_of(p.memory, entity) if (v := value_of(attribute, m)) is not None]
+        found = [
+            v for m in speaking_of(p.memory, entity) if (v := value_of(attribute, m)) is not None
+        ]
         if not found:
             return next((c for c in p.candidates if never(c)), None)
         values.append(found[0])
@@ -191,6 +71,8 @@ _COUNT_RE = re.compile(
     r"(at least|at most|more than|less than|earlier than|later than|)\s*(.+?)\?",
     re.I,
 )
+
+
 _TEST: dict[str, Callable[[float, float], bool]] = {
     "at least": lambda v, t: v >= t,
     "at most": lambda v, t: v <= t,
@@ -233,98 +115,6 @@ def aggregative(p: Part) -> str | None:
     return pick_number(p.candidates, count)
 
 
-def count_between(p: Part) -> str | None:
-    match = re.search(r"how many of my .+? take place from (.+?) to (.+?),? both", p.question, re.I)
-    if match is None or p.asked is None:
-        return None
-    start, end = dates(match.group(1), p.asked), dates(match.group(2), p.asked)
-    if not start or not end:
-        return None
-    events: set[str] = set()
-    for m in p.memory:
-        if _CHANGE_RE.search(m.text) or not _CLOCK_RE.search(m.text) or people(m.text):
-            continue
-        found = dates(m.text, said(m))
-        if found and start[0] <= found[0] <= end[0]:
-            events.add(m.text)
-    return pick_number(p.candidates, len(events))
-
-
-def elapsed(p: Part) -> str | None:
-    match = re.search(r"how many (days|weeks) before today did (.+?) become (.+?)\?", p.question)
-    if match is None or p.asked is None:
-        return None
-    who = subject(match.group(2)) or "me"
-    for m in speaking_of(p.memory, who):
-        if not covers(match.group(3), "", m) or not _CHANGE_RE.search(m.text):
-            continue
-        found = dates(m.text, said(m))
-        if found:
-            days = (p.asked - found[0]).days
-            return pick_number(p.candidates, days if match.group(1) == "days" else days // 7)
-    return None
-
-
-def first_of(p: Part) -> str | None:
-    if not re.search(r"which came first|took place earliest", p.question, re.I):
-        return None
-    entities = [c for c in p.candidates if not never(c)]
-    days: list[tuple[dt.date, str]] = []
-    for entity in entities:
-        found = [d for m in speaking_of(p.memory, entity) for d in dates(m.text, said(m))[:1]]
-        if not found:
-            return next((c for c in p.candidates if never(c)), None)
-        days.append((found[0], entity))
-    return min(days)[1] if days else None
-
-
-def _event_day(p: Part, name: str) -> dt.date | None:
-    for m in speaking_of(p.memory, name):
-        found = dates(m.text, said(m))
-        if found:
-            return found[0]
-    return None
-
-
-def date_of(p: Part) -> str | None:
-    match = re.search(r"(?:On what date is|What is the date of) (.+?)\?", p.question)
-    if match is None:
-        return None
-    day = _event_day(p, match.group(1))
-    return None if day is None else pick_day(p.candidates, day)
-
-
-def weekday(p: Part) -> str | None:
-    match = re.search(r"day of the week (?:is|does) (.+?)(?: take place)?\?", p.question)
-    if match is None:
-        return None
-    day = _event_day(p, match.group(1))
-    return None if day is None else pick_word(p.candidates, day.strftime("%A"))
-
-
-def days_between(p: Part) -> str | None:
-    match = re.search(r"(?:days are there between|how far apart are) (.+?)\?", p.question)
-    if match is None:
-        return None
-    text = match.group(1)
-    for cut in [i.start() for i in re.finditer(" and ", text)]:
-        a, b = _event_day(p, text[:cut]), _event_day(p, text[cut + 5 :])
-        if a is not None and b is not None:
-            return pick_number(p.candidates, abs((a - b).days))
-    return None
-
-
-def season(p: Part) -> str | None:
-    if "season" not in p.question.lower():
-        return None
-    who = subject(p.question)
-    for m in speaking_of(p.memory, who or "me"):
-        md = month_day(m.text) if re.search(r"birthday|born", m.text, re.I) else None
-        if md is not None:
-            return pick_word(p.candidates, _SEASONS[md[0]])
-    return None
-
-
 def age_difference(p: Part) -> str | None:
     if not re.search(r"age difference|apart in age", p.question, re.I):
         return None
@@ -365,44 +155,34 @@ def email_domain(p: Part) -> str | None:
     return None
 
 
-_DAY_RE = r"((?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4})"
+_WHOSE_RE = re.compile(r"\bwhose (?:\w+ )+?is (.+?)(?:[,.?]|$)")
 
 
-def timeline(p: Part) -> str | None:
-    """A value that changes: now, before a change, or on a day (the statement in force
-    then: the latest one said, or dated by its change, on or before the day)."""
-    q = p.question
-    before = re.search(rf"\bbefore .+? on {_DAY_RE}", q, re.I)
-    on = re.search(rf"\bon {_DAY_RE}", q, re.I)
-    if before is None and on is None and not re.search(r"\bnow\b|these days", q, re.I):
+def conditional(p: Part) -> str | None:
+    """ "The relative whose name is Kristin Thomas: what is the occupation?": find who
+    the message holding the value speaks of, then what the messages about them state."""
+    match = _WHOSE_RE.search(p.question)
+    if match is None:
         return None
-    who = subject(q)
-    if who is None:
-        return None
-    # (day it holds from, whether a change says so, order said, option): a change
-    # dated D follows whatever else was said on D, which still tells the old value
-    told: list[tuple[dt.date, bool, int, str]] = []
-    for i, m in enumerate(p.memory):
-        if not mentions(m.text, who):
+    value = match.group(1)
+    best: tuple[int, str] | None = None
+    for key in p.memory:
+        if not covers(value, "", key):
             continue
-        day, change = said(m), False
-        if _CHANGE_RE.search(m.text) and dates(m.text, day):
-            day, change = dates(m.text, day)[0], True
-        for c in p.candidates:
-            if not never(c) and day is not None and covers(c, q, m):
-                told.append((day, change, i, c))
-    if not told:
-        return None
-    told.sort()
-    if before is not None:
-        limit = dates(before.group(1), p.asked)[0]
-        earlier = [t for t in told if t[0] < limit or (t[0] == limit and not t[1])]
-        return earlier[-1][3] if earlier else None
-    if on is not None:
-        limit = dates(on.group(1), p.asked)[0]
-        held = [t for t in told if t[0] <= limit]
-        return held[-1][3] if held else told[0][3]
-    return told[-1][3]
+        named = people(key.text)
+        if named:
+            about_it = {m.mid for m in p.memory if mentions(m.text, f"my {named[0]}")}
+        else:
+            key_marks = marks(key.text) - set(tokenize(value))
+            need = min(2, len(key_marks))
+            about_it = {m.mid for m in p.memory if need and len(key_marks & marks(m.text)) >= need}
+        for i, m in enumerate(p.memory):
+            if m.mid not in about_it:
+                continue
+            for c in p.candidates:
+                if not never(c) and covers(c, p.question, m) and (best is None or i > best[0]):
+                    best = (i, c)
+    return None if best is None else best[1]
 
 
 def stated(p: Part) -> str | None:
@@ -443,6 +223,7 @@ RULES: tuple[Callable[[Part], str | None], ...] = (
     email_domain,
     season,
     timeline,
+    conditional,
     stated,
 )
 

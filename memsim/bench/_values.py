@@ -15,21 +15,53 @@ import datetime as dt
 import re
 from functools import lru_cache
 
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTH = "|".join(MONTHS)
 _WEEKDAY = "|".join(WEEKDAYS)
 DATE_RE = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?:, (\d{{4}}))?", re.I)
 _RELATIVE_RE = re.compile(rf"\b(tomorrow|this(?: coming)? ({_WEEKDAY})|next ({_WEEKDAY}))\b", re.I)
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:AM|PM|a\.m\.|p\.m\.)", re.I)
 
-RELATIONS = (
-    "mother father brother sister son daughter wife husband partner grandmother "
-    "grandfather grandson granddaughter aunt uncle cousin niece nephew boss peer "
-    "subordinate colleague coworker manager"
-).split()
+RELATIONS = [
+    "mother",
+    "father",
+    "brother",
+    "sister",
+    "son",
+    "daughter",
+    "wife",
+    "husband",
+    "partner",
+    "grandmother",
+    "grandfather",
+    "grandson",
+    "granddaughter",
+    "aunt",
+    "uncle",
+    "cousin",
+    "niece",
+    "nephew",
+    "boss",
+    "peer",
+    "subordinate",
+    "colleague",
+    "coworker",
+    "manager",
+]
 PERSON_RE = re.compile(
     rf"\bmy ((?:(?:older|younger|elder|little|big) )?(?:{'|'.join(RELATIONS)}))\b", re.I
 )
@@ -47,7 +79,9 @@ EDUCATION = (
     ("doctoral", 4),
 )
 _UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0, "year": 8760.0}
-_DURATION_RE = re.compile(r"\b(half a day|half-day|(\d+(?:\.\d+)?|a|an|one) (hour|day|week|month|year)s?)\b", re.I)
+_DURATION_RE = re.compile(
+    r"\b(half a day|half-day|(\d+(?:\.\d+)?|a|an|one) (hour|day|week|month|year)s?)\b", re.I
+)
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
 UNITS = {
     "height": re.compile(rf"{_NUMBER} ?cm\b", re.I),
@@ -97,6 +131,7 @@ def dates(text: str, said: dt.date | None) -> tuple[dt.date, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 16)
 def month_day(text: str) -> tuple[int, int] | None:
     """The first month and day written in ``text`` (a birthday)."""
     match = DATE_RE.search(text)
@@ -122,6 +157,7 @@ def education_level(text: str) -> int | None:
     return min(found)[1] if found else None
 
 
+@lru_cache(maxsize=1 << 16)
 def measure(attribute: str, text: str) -> float | None:
     """The value of ``attribute`` (age, height, weight, scale, duration, education, or
     anything dated) that ``text`` states, as a number that orders like the value."""
@@ -141,6 +177,7 @@ def measure(attribute: str, text: str) -> float | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def people(text: str) -> list[str]:
     """The people of the user's life ``text`` names ("my older brother"), lower-cased."""
     return [m.lower() for m in PERSON_RE.findall(text)]
@@ -153,6 +190,7 @@ _OTHERS_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def hearsay(text: str) -> bool:
     """Whether ``text`` repeats what someone else said or holds ("A friend of mine
     wrote: ...", "Someone I know said their ..."): the user's words are framed with
@@ -160,11 +198,13 @@ def hearsay(text: str) -> bool:
     return bool(_OTHERS_RE.match(text))
 
 
+@lru_cache(maxsize=1 << 16)
 def about_user(text: str) -> bool:
     """Whether ``text`` speaks of the user and of nobody else of their life."""
     return bool(_USER_RE.search(text)) and not PERSON_RE.search(text)
 
 
+@lru_cache(maxsize=1 << 16)
 def mentions(text: str, entity: str) -> bool:
     """Whether ``text`` speaks of ``entity``: an option or question phrase such as
     "My peer", "I" / "me", or "The Chicago Trail Hike"."""
