@@ -5,6 +5,7 @@ picked from a value (see :mod:`memsim.bench._rules`)."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,7 +80,7 @@ def proper_name(text: str) -> str | None:
     """The name a question ends on: from its first capitalised word that does not
     start the sentence (dates and "I" aside) to its last capitalised word or number."""
     text = DATE_RE.sub("", text)
-    start = re.search(r"(?<=\s)(?!I\b)[A-Z0-9]\w*", text)
+    start = re.search(r"(?<=\s)(?!I\b)[A-Z]\w*", text)
     if start is None:
         return None
     words = text[start.start() :].rstrip("?.!").split()
@@ -219,12 +220,13 @@ def relevant(question: str, memory: Sequence[Message]) -> list[Message]:
 
 
 def marks(text: str) -> set[str]:
-    """The tokens of a message's capitalised words and numbers after its first word:
-    the words of names ("Apple iPhone 15 Pro", "Heritage Park")."""
-    words = text.split()[1:]
-    return {
-        t
-        for w in words
-        if w[:1].isupper() or any(ch.isupper() for ch in w[1:]) or w[:1].isdigit()
-        for t in tokenize(w)
-    }
+    """The tokens of a message's capitalised words and numbers that do not start a
+    sentence (nor are "I"): the words of names ("Apple iPhone 15 Pro", "Heritage Park")."""
+    words = text.split()
+    out: set[str] = set()
+    for before, w in itertools.pairwise(words):
+        if before[-1:] in ".?!:" or re.match(r"I\b", w):
+            continue
+        if w[:1].isupper() or any(ch.isupper() for ch in w[1:]) or w[:1].isdigit():
+            out.update(tokenize(w))
+    return out
