@@ -27,14 +27,10 @@ from memsim.bench._values import (
 )
 
 _NEVER_RE = re.compile(r"never told|从没告诉|没告诉过", re.I)
-
-
 _SAME_RE = re.compile(r"\bthe same\b|一样|相同", re.I)
 
 
 CHANGE_RE = re.compile(r"\b(?:since|an update after|changed with)\b", re.I)
-
-
 CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:AM|PM)\b", re.I)
 
 

@@ -45,6 +45,9 @@ _LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\
 
 
 def comparative(p: Part) -> str | None:
+    """ "Of A and B, whose X is higher?": both values read from the messages about each
+    (the latest), compared in the asked direction; a tie is "the same", a missing value
+    "never told you both"."""
     match = re.search(r"\bwhose (\w+) is (\w+)", p.question)
     if match is None:
         return None
@@ -85,6 +88,8 @@ _TEST: dict[str, Callable[[float, float], bool]] = {
 
 
 def aggregative(p: Part) -> str | None:
+    """ "For how many of my relatives is the age at least 40?": each person's (or event's)
+    latest value of the attribute, counted against the threshold."""
     match = _COUNT_RE.search(p.question)
     if match is None:
         return None
@@ -116,6 +121,7 @@ def aggregative(p: Part) -> str | None:
 
 
 def age_difference(p: Part) -> str | None:
+    """The two people's ages, read from their messages; the option nearest the gap."""
     if not re.search(r"age difference|apart in age", p.question, re.I):
         return None
     who = [f"my {x}" for x in dict.fromkeys(people(core(p.question)))]
