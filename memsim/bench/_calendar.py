@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from memsim.bench._lexicon import EN
 from memsim.bench._reading import (
     CHANGE_RE,
     CLOCK_RE,
@@ -25,20 +26,7 @@ from memsim.bench._reading import (
 )
 from memsim.bench._values import MONTHS, dates, mentions, month_day, people
 
-_SEASONS = {
-    12: "winter",
-    1: "winter",
-    2: "winter",
-    3: "spring",
-    4: "spring",
-    5: "spring",
-    6: "summer",
-    7: "summer",
-    8: "summer",
-    9: "autumn",
-    10: "autumn",
-    11: "autumn",
-}
+_SEASONS = {month: name for name, months in EN.seasons.items() for month in months}
 
 
 def count_between(p: Part) -> str | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
+from memsim.bench._lexicon import EVERY
 from memsim.bench._reading import Part, relevant
 from memsim.bench._rules import answer_part
 from memsim.bench._tokenize import has_cjk, tokenize
@@ -30,10 +31,9 @@ from memsim.bench._values import day_of, hearsay
 BATCH = 32
 """Items per call of :meth:`Reader.answer`."""
 BASELINE = "non-LLM baseline"
-QUESTION_JOINS = (" And another one: ", "另外，")
-"""How a hybrid question joins its two questions (en, zh); its options join their
-two answers with :data:`ANSWER_JOIN`."""
-ANSWER_JOIN = "; "
+QUESTION_JOINS = tuple((lx.question_join, lx.answer_join) for lx in EVERY if lx.question_join)
+"""How a hybrid question joins its two questions, and its options their two answers,
+in each language the reader knows."""
 
 
 @dataclass(frozen=True)
@@ -130,10 +130,12 @@ class LexicalReader(Reader):
 
 
 def questions_of(item: ReaderItem) -> list[str]:
-    for join in QUESTION_JOINS:
-        if join in item.question:
-            return item.question.split(join)
-    return [item.question]
+    return item.question.split(joins(item)[0]) if joins(item)[0] else [item.question]
+
+
+def joins(item: ReaderItem) -> tuple[str, str]:
+    """The hybrid joins of the item's language, or ("", "") for a single question."""
+    return next((j for j in QUESTION_JOINS if j[0] in item.question), ("", ""))
 
 
 def on_topic(item: ReaderItem) -> tuple[Message, ...]:
@@ -152,7 +154,8 @@ def on_topic(item: ReaderItem) -> tuple[Message, ...]:
 def rule_hits(item: ReaderItem) -> dict[str, int]:
     """For each letter, how many of its option's parts the rules named."""
     questions = questions_of(item)
-    split = {letter: option.split(ANSWER_JOIN) for letter, option in item.choices.items()}
+    join = joins(item)[1] or "; "
+    split = {letter: option.split(join) for letter, option in item.choices.items()}
     if len(questions) > 1 and any(len(parts) != len(questions) for parts in split.values()):
         questions = [item.question]
     if len(questions) == 1:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memsim.bench._lexicon import EN, EVERY
 from memsim.bench._tokenize import tokenize
 from memsim.bench._types import Message
 from memsim.bench._values import (
@@ -26,11 +27,11 @@ from memsim.bench._values import (
     people,
 )
 
-_NEVER_RE = re.compile(r"never told|从没告诉|没告诉过", re.I)
-_SAME_RE = re.compile(r"\bthe same\b|一样|相同", re.I)
+_NEVER_RE = re.compile("|".join(re.escape(w) for lx in EVERY for w in lx.never_told), re.I)
+_SAME_RE = re.compile("|".join(re.escape(w) for lx in EVERY for w in lx.same), re.I)
 
 
-CHANGE_RE = re.compile(r"\b(?:since|an update after|changed with)\b", re.I)
+CHANGE_RE = re.compile(rf"\b(?:{'|'.join(map(re.escape, EN.change_markers))})\b", re.I)
 CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:AM|PM)\b", re.I)
 
 
@@ -152,56 +153,7 @@ def threshold(attribute: str, text: str) -> float | None:
     return number(text)
 
 
-STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "my",
-        "me",
-        "i",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "do",
-        "does",
-        "did",
-        "you",
-        "your",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "how",
-        "many",
-        "much",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "and",
-        "or",
-        "it",
-        "its",
-        "that",
-        "this",
-        "there",
-        "their",
-        "remind",
-        "remember",
-        "tell",
-        "think",
-        "of",
-        "when",
-        "where",
-        "s",
-    ]
-)
+STOP = EN.stop_words
 
 
 def relevant(question: str, memory: Sequence[Message]) -> list[Message]:

@@ -1,12 +1,12 @@
 """What the reader reads out of a message: dates, numbers with their units, durations,
 education levels, people and event names.
 
-These are the reader's knowledge of English (month and weekday names, kinship and
-work words, the order of school degrees, "this Friday" meaning a later day of the same
-Monday-to-Sunday week): what any reader of the language brings, not anything taken
-from a schema or a dataset's labels. Every function is pure, so the reader stays
-deterministic. Text in another language yields nothing here, and the reader falls back
-to word overlap.
+The words come from the reader's English lexicon (:mod:`memsim.bench._lexicon`: month
+and weekday names, kinship and work words, the order of school degrees); "this Friday"
+is a later day of the same Monday-to-Sunday week. That is what any reader of the
+language brings, not anything taken from a schema or a dataset's labels. Every
+function is pure, so the reader stays deterministic. Text in another language yields
+nothing here, and the reader falls back to word overlap.
 """
 
 from __future__ import annotations
@@ -15,72 +15,23 @@ import datetime as dt
 import re
 from functools import lru_cache
 
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+from memsim.bench._lexicon import EN
+
+MONTHS = EN.months
+WEEKDAYS = EN.weekdays
 _MONTH = "|".join(MONTHS)
 _WEEKDAY = "|".join(WEEKDAYS)
 DATE_RE = re.compile(rf"\b({_MONTH}) (\d{{1,2}})(?:st|nd|rd|th)?(?:, (\d{{4}}))?", re.I)
 _RELATIVE_RE = re.compile(rf"\b(tomorrow|this(?: coming)? ({_WEEKDAY})|next ({_WEEKDAY}))\b", re.I)
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:AM|PM|a\.m\.|p\.m\.)", re.I)
 
-RELATIONS = [
-    "mother",
-    "father",
-    "brother",
-    "sister",
-    "son",
-    "daughter",
-    "wife",
-    "husband",
-    "partner",
-    "grandmother",
-    "grandfather",
-    "grandson",
-    "granddaughter",
-    "aunt",
-    "uncle",
-    "cousin",
-    "niece",
-    "nephew",
-    "boss",
-    "peer",
-    "subordinate",
-    "colleague",
-    "coworker",
-    "manager",
-]
 PERSON_RE = re.compile(
-    rf"\bmy ((?:(?:older|younger|elder|little|big) )?(?:{'|'.join(RELATIONS)}))\b", re.I
+    rf"\bmy ((?:(?:{'|'.join(EN.relation_modifiers)}) )?(?:{'|'.join(EN.relations)}))\b", re.I
 )
 _USER_RE = re.compile(r"\b(?:I|I'm|I've|my|me|mine)\b", re.I)
-NAME_RE = re.compile(r"(?:[A-Z][\w'&.-]*|of|the|at|in|on|near|for|and|de|da|\d+)(?: |$)")
 
-# the usual order of degrees: a reader's knowledge, not the schema's
-EDUCATION = (
-    ("high school", 0),
-    ("associate", 1),
-    ("bachelor", 2),
-    ("master", 3),
-    ("phd", 4),
-    ("doctorate", 4),
-    ("doctoral", 4),
-)
-_UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0, "year": 8760.0}
 _DURATION_RE = re.compile(
-    r"\b(half a day|half-day|(\d+(?:\.\d+)?|a|an|one) (hour|day|week|month|year)s?)\b", re.I
+    rf"\b(half a day|half-day|(\d+(?:\.\d+)?|a|an|one) ({'|'.join(EN.hours)})s?)\b", re.I
 )
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
 UNITS = {
@@ -148,12 +99,12 @@ def duration_hours(text: str) -> float | None:
         return 12.0
     count = match.group(2).lower()
     n = 1.0 if count in ("a", "an", "one") else float(count)
-    return n * _UNIT_HOURS[match.group(3).lower()]
+    return n * EN.hours[match.group(3).lower()]
 
 
 def education_level(text: str) -> int | None:
     low = text.lower()
-    found = [(low.find(word), level) for word, level in EDUCATION if word in low]
+    found = [(low.find(word), level) for word, level in EN.degrees.items() if word in low]
     return min(found)[1] if found else None
 
 
@@ -178,16 +129,12 @@ def measure(attribute: str, text: str) -> float | None:
 
 
 @lru_cache(maxsize=1 << 16)
-def people(text: str) -> list[str]:
+def people(text: str) -> tuple[str, ...]:
     """The people of the user's life ``text`` names ("my older brother"), lower-cased."""
-    return [m.lower() for m in PERSON_RE.findall(text)]
+    return tuple(m.lower() for m in PERSON_RE.findall(text))
 
 
-_OTHERS_RE = re.compile(
-    r"^(?:funny thing: )?(?:a friend|a coworker|a colleague|a neighbou?r|my neighbou?r|"
-    r"my friend|someone|somebody)\b",
-    re.I,
-)
+_OTHERS_RE = re.compile(rf"^(?:{'|'.join(map(re.escape, EN.others_speaking))})\b", re.I)
 
 
 @lru_cache(maxsize=1 << 16)

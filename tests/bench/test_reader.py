@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memsim.bench import Message
+from memsim.bench._lexicon import LANGUAGES, lexicon
 from memsim.bench._reader import LexicalReader, ReaderItem, on_topic, rule_hits, tie_break
 from memsim.bench._values import dates, hearsay
 from memsim.verbalize import load_locale
@@ -167,6 +168,18 @@ def test_what_others_said_is_not_read_as_the_users_opinion(
             assert on_topic(quoted_only) == ()
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_each_language_file_of_the_reader_loads(code: str) -> None:
+    words = lexicon(code)
+    assert words.never_told and words.same and words.question_join
+
+
+def test_a_reader_language_file_with_an_unknown_key_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "reading.xx.yaml").write_text("months: [Jan]\nmonthz: [Feb]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"reading\.xx\.yaml: unknown keys \['monthz'\]"):
+        lexicon("xx", tmp_path)
 
 
 def test_hearsay_is_told_by_its_speaker() -> None:
