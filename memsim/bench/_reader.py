@@ -6,9 +6,11 @@ a model run its items concurrently; the benchmark sends up to :data:`BATCH` item
 call. Every reader renders the memory it receives with :func:`render_memory`, so the
 benchmark's count of reader prompt tokens is the count of that text.
 
-``lexical`` is an offline, deterministic, non-LLM baseline: it picks the option whose
-words are best covered by the memory. It says how far plain word overlap gets, and is
-labelled as a baseline wherever its results appear.
+``lexical`` is an offline, deterministic, non-LLM baseline: it reads the retrieved
+messages with the rules of :mod:`memsim.bench._rules` (compare two values, count,
+take the latest statement, do the calendar arithmetic, say "never told" when no
+message speaks of the asked entity) and otherwise picks the option whose words are
+best covered by the memory. It is labelled as a baseline wherever its results appear.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
-from memsim.bench._tokenize import tokenize
+from memsim.bench._lexicon import EVERY
+from memsim.bench._reading import Part, relevant
+from memsim.bench._rules import answer_part
+from memsim.bench._tokenize import has_cjk, tokenize
 from memsim.bench._types import Message
+from memsim.bench._values import day_of, hearsay
 
 BATCH = 32
 """Items per call of :meth:`Reader.answer`."""
 BASELINE = "non-LLM baseline"
+QUESTION_JOINS = tuple((lx.question_join, lx.answer_join) for lx in EVERY if lx.question_join)
+"""How a hybrid question joins its two questions, and its options their two answers,
+in each language the reader knows."""
 
 
 @dataclass(frozen=True)
@@ -76,13 +85,19 @@ READER: Registry[type[Reader]] = registry("reader")
 
 @READER.register("lexical")
 class LexicalReader(Reader):
-    """Picks the option whose words the memory covers best.
+    """Reads the memory with rules, then falls back to word overlap.
 
-    An option's score is the share of its distinct tokens (see :func:`tokenize`) that
+    Each question (a hybrid question's two, each with its options' halves) goes
+    through :func:`memsim.bench._rules.answer_part`, which names the option the
+    messages support, or nothing. An option's key is then: how many of its parts the
+    rules named, then the share of its distinct tokens (see :func:`tokenize`) that
     occur in the memory, leaving out tokens the question itself contains (unless that
-    leaves nothing). Ties, including the all-zero tie of an empty memory, go to the
-    option with the smallest hash of (question, option text): deterministic, and
-    independent of the letter, so ties do not favour any position.
+    leaves nothing), then the smallest hash of (question, option text): deterministic,
+    and independent of the letter, so ties do not favour any position.
+
+    An empty memory (``no_memory``) is no evidence of anything, not even that a fact
+    was never told: the reader then picks by the hash alone, so that row stays the
+    chance floor the other mechanisms are measured against.
     """
 
     name = "lexical"
@@ -91,21 +106,70 @@ class LexicalReader(Reader):
     def answer(self, items: Sequence[ReaderItem]) -> list[str | None]:
         return [self.choose(item) for item in items]
 
+    def describe(self) -> dict[str, object]:
+        return {"name": self.name, "kind": self.kind, "rules": 2}
+
     def choose(self, item: ReaderItem) -> str | None:
         if not item.choices:
             return None
+        options = sorted(item.choices.items())
+        if not item.memory:
+            return min(options, key=lambda lo: tie_break(item.question, lo[1]))[0]
+        named = rule_hits(item)
         seen: set[str] = set()
-        for text in {message.text for message in item.memory}:  # noise repeats texts
+        for text in {message.text for message in on_topic(item)}:  # noise repeats texts
             seen.update(tokenize(text))
         asked = set(tokenize(item.question))
-        best: tuple[float, str] | None = None
+        best: tuple[int, float, str] | None = None
         letter_of_best: str | None = None
-        for letter, option in sorted(item.choices.items()):
-            score = overlap(option, asked, seen)
-            key = (-score, tie_break(item.question, option))
+        for letter, option in options:
+            key = (-named[letter], -overlap(option, asked, seen), tie_break(item.question, option))
             if best is None or key < best:
                 best, letter_of_best = key, letter
         return letter_of_best
+
+
+def questions_of(item: ReaderItem) -> list[str]:
+    return item.question.split(joins(item)[0]) if joins(item)[0] else [item.question]
+
+
+def joins(item: ReaderItem) -> tuple[str, str]:
+    """The hybrid joins of the item's language, or ("", "") for a single question."""
+    return next((j for j in QUESTION_JOINS if j[0] in item.question), ("", ""))
+
+
+def on_topic(item: ReaderItem) -> tuple[Message, ...]:
+    """The messages word overlap may read: for an English question, those about what
+    it asks of (see :func:`memsim.bench._rules.relevant`); a message about something
+    else tells nothing, and its words would only favour whichever option it happens
+    to name. Other languages: the whole memory."""
+    if has_cjk(item.question):
+        return item.memory
+    keep: set[int] = set()
+    for question in questions_of(item):
+        keep.update(m.mid for m in relevant(question, item.memory))
+    return tuple(m for m in item.memory if m.mid in keep)
+
+
+def rule_hits(item: ReaderItem) -> dict[str, int]:
+    """For each letter, how many of its option's parts the rules named."""
+    questions = questions_of(item)
+    join = joins(item)[1] or "; "
+    split = {letter: option.split(join) for letter, option in item.choices.items()}
+    if len(questions) > 1 and any(len(parts) != len(questions) for parts in split.values()):
+        questions = [item.question]
+    if len(questions) == 1:
+        split = {letter: [option] for letter, option in item.choices.items()}
+    asked = day_of(item.question_time)
+    # what others said is no fact of the user's life: the rules do not read it
+    facts = tuple(m for m in item.memory if not hearsay(m.text))
+    hits = dict.fromkeys(item.choices, 0)
+    for j, question in enumerate(questions):
+        candidates = tuple(dict.fromkeys(parts[j] for _, parts in sorted(split.items())))
+        found = answer_part(Part(question, candidates, facts, asked))
+        for letter, parts in split.items():
+            hits[letter] += found is not None and parts[j] == found
+    return hits
 
 
 def overlap(option: str, asked: set[str], seen: set[str]) -> float:

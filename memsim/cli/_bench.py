@@ -35,7 +35,9 @@ from memsim.cli._common import progress_bar as _progress
     type=click.Choice(["lexical", "llm"]),
     default="lexical",
     show_default=True,
-    help="lexical: offline word-overlap reader (a non-LLM baseline). llm: a chat model "
+    help="lexical: offline rule-based reader of English (comparisons, counts, the latest "
+    "statement, calendar arithmetic, never told), word overlap otherwise; a non-LLM "
+    "baseline. llm: a chat model "
     "answers from the retrieved memory (needs --model; key from OPENAI_API_KEY or "
     "ZHIPUAI_API_KEY).",
 )

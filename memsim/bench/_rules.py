@@ -1,0 +1,243 @@
+"""The reading rules of the built-in reader: how a question is answered from the
+retrieved messages, the question and its options, and nothing else.
+
+A rule recognises a question by its wording (English), reads the values it needs out
+of the messages that speak of the asked entity (:mod:`memsim.bench._values`), does the
+comparison, count or calendar arithmetic, and names the option it finds; it returns
+None when the wording is not its own or the memory does not hold what it needs, and
+the next rule (in the end plain word overlap) answers. Options that say the fact was
+never told, or that two values are the same, are recognised by their words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memsim.bench._calendar import (
+    count_between,
+    date_of,
+    days_between,
+    elapsed,
+    first_of,
+    season,
+    timeline,
+    weekday,
+)
+from memsim.bench._reading import (
+    Part,
+    core,
+    covers,
+    marks,
+    never,
+    pick_number,
+    pick_word,
+    same,
+    speaking_of,
+    subject,
+    threshold,
+    value_of,
+)
+from memsim.bench._tokenize import tokenize
+from memsim.bench._values import about_user, measure, mentions, people
+
+_LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\b", re.I)
+
+
+def comparative(p: Part) -> str | None:
+    """ "Of A and B, whose X is higher?": both values read from the messages about each
+    (the latest), compared in the asked direction; a tie is "the same", a missing value
+    "never told you both"."""
+    match = re.search(r"\bwhose (\w+) is (\w+)", p.question)
+    if match is None:
+        return None
+    entities = [c for c in p.candidates if not never(c) and not same(c)]
+    if len(entities) != 2 or len(entities) == len(p.candidates):
+        return None
+    attribute, lower = match.group(1).lower(), bool(_LOWER_RE.search(match.group(2)))
+    values: list[float] = []
+    for entity in entities:
+        found = [
+            v for m in speaking_of(p.memory, entity) if (v := value_of(attribute, m)) is not None
+        ]
+        if not found:
+            return next((c for c in p.candidates if never(c)), None)
+        values.append(found[0])
+    if values[0] == values[1]:
+        return next((c for c in p.candidates if same(c)), None)
+    first = (values[0] < values[1]) if lower else (values[0] > values[1])
+    return entities[0] if first else entities[1]
+
+
+_COUNT_RE = re.compile(
+    r"how many\b(.*?)\bis the (\w+) "
+    r"(at least|at most|more than|less than|earlier than|later than|)\s*(.+?)\?",
+    re.I,
+)
+
+
+_TEST: dict[str, Callable[[float, float], bool]] = {
+    "at least": lambda v, t: v >= t,
+    "at most": lambda v, t: v <= t,
+    "more than": lambda v, t: v > t,
+    "less than": lambda v, t: v < t,
+    "earlier than": lambda v, t: v < t,
+    "later than": lambda v, t: v > t,
+    "": lambda v, t: v == t,
+}
+
+
+def aggregative(p: Part) -> str | None:
+    """ "For how many of my relatives is the age at least 40?": each person's (or event's)
+    latest value of the attribute, counted against the threshold."""
+    match = _COUNT_RE.search(p.question)
+    if match is None:
+        return None
+    group = p.question[: match.end(1)].lower()  # "Counting my relatives ..., for how many"
+    attribute, test = match.group(2).lower(), match.group(3).lower()
+    limit = threshold(attribute, match.group(4))
+    if limit is None:
+        return None
+    persons = "relative" in group or "colleague" in group
+    user = "me and" in group or "of us" in group
+    events = "event" in group
+    latest: dict[str, float] = {}
+    for m in p.memory:  # oldest first: a later statement replaces an earlier one
+        value = value_of(attribute, m)
+        if value is None:
+            continue
+        named = people(m.text)
+        if named and persons:
+            key = f"my {named[0]}"
+        elif not named and about_user(m.text) and user and not events:
+            key = "me"
+        elif not named and events:
+            key = m.text
+        else:
+            continue
+        latest[key] = value
+    count = sum(_TEST[test](v, limit) for v in latest.values())
+    return pick_number(p.candidates, count)
+
+
+def age_difference(p: Part) -> str | None:
+    """The two people's ages, read from their messages; the option nearest the gap."""
+    if not re.search(r"age difference|apart in age", p.question, re.I):
+        return None
+    who = [f"my {x}" for x in dict.fromkeys(people(core(p.question)))]
+    if re.search(r"\bme\b|\band I\b", p.question):
+        who.append("me")
+    if len(who) != 2:
+        return None
+    ages = []
+    for w in who:
+        found = [v for m in speaking_of(p.memory, w) if (v := measure("age", m.text)) is not None]
+        if not found:
+            return None
+        ages.append(found[0])
+    return pick_number(p.candidates, abs(ages[0] - ages[1]))
+
+
+def digit_sum(p: Part) -> str | None:
+    match = re.search(r"last (\d+) digits", p.question)
+    if match is None:
+        return None
+    k = int(match.group(1))
+    for m in speaking_of(p.memory, subject(p.question) or "me"):
+        phone = re.search(r"\+?[A-Z]?\d[\d ().-]{4,}\d", m.text)
+        if phone is not None:
+            digits = re.sub(r"\D", "", phone.group(0))
+            return pick_number(p.candidates, sum(int(d) for d in digits[-k:]))
+    return None
+
+
+def email_domain(p: Part) -> str | None:
+    if "domain" not in p.question.lower():
+        return None
+    for m in speaking_of(p.memory, subject(p.question) or "me"):
+        address = re.search(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)", m.text)
+        if address is not None:
+            return pick_word(p.candidates, address.group(1))
+    return None
+
+
+_WHOSE_RE = re.compile(r"\bwhose (?:\w+ )+?is (.+?)(?:[,.?]|$)")
+
+
+def conditional(p: Part) -> str | None:
+    """ "The relative whose name is Kristin Thomas: what is the occupation?": find who
+    the message holding the value speaks of, then what the messages about them state."""
+    match = _WHOSE_RE.search(p.question)
+    if match is None:
+        return None
+    value = match.group(1)
+    best: tuple[int, str] | None = None
+    for key in p.memory:
+        if not covers(value, "", key):
+            continue
+        named = people(key.text)
+        if named:
+            about_it = {m.mid for m in p.memory if mentions(m.text, f"my {named[0]}")}
+        else:
+            key_marks = marks(key.text) - set(tokenize(value))
+            need = min(2, len(key_marks))
+            about_it = {m.mid for m in p.memory if need and len(key_marks & marks(m.text)) >= need}
+        for i, m in enumerate(p.memory):
+            if m.mid not in about_it:
+                continue
+            for c in p.candidates:
+                if not never(c) and covers(c, p.question, m) and (best is None or i > best[0]):
+                    best = (i, c)
+    return None if best is None else best[1]
+
+
+def stated(p: Part) -> str | None:
+    """A fact about a person (or, with a "never told" option, about anything): the
+    option a message about the asked entity states, the most on-topic such message
+    winning; "never told" when no message about the entity states any option."""
+    who = subject(p.question)
+    unknown = next((c for c in p.candidates if never(c)), None)
+    if who is None and unknown is None:
+        return None
+    asked = set(tokenize(core(p.question)))
+    best: tuple[int, int, str] | None = None
+    for i, m in enumerate(p.memory):
+        if who is not None and not mentions(m.text, who):
+            continue
+        on_topic = len(asked & set(tokenize(m.text)))
+        for c in p.candidates:
+            if c != unknown and covers(c, p.question, m):
+                key = (on_topic, i, c)
+                if best is None or key > best:
+                    best = key
+    if best is not None:
+        return best[2]
+    return unknown
+
+
+RULES: tuple[Callable[[Part], str | None], ...] = (
+    comparative,
+    count_between,
+    aggregative,
+    elapsed,
+    first_of,
+    date_of,
+    weekday,
+    days_between,
+    age_difference,
+    digit_sum,
+    email_domain,
+    season,
+    timeline,
+    conditional,
+    stated,
+)
+
+
+def answer_part(p: Part) -> str | None:
+    """The option text the first applicable rule finds, or None (word overlap decides)."""
+    for rule in RULES:
+        found = rule(p)
+        if found is not None:
+            return found
+    return None

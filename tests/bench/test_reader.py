@@ -1,0 +1,213 @@
+"""The built-in reader's rules, on real generated records (the session dataset of
+``conftest.py``: ``memsim profiles`` + ``memsim generate``, eight questions per kind).
+
+The reader sees what a mechanism retrieves, the question and the options: these tests
+hand it the evidence messages (what ``oracle`` retrieves), other messages of the same
+record, or nothing, and check what it reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from memsim.bench import Message
+from memsim.bench._lexicon import LANGUAGES, lexicon
+from memsim.bench._reader import LexicalReader, ReaderItem, on_topic, rule_hits, tie_break
+from memsim.bench._values import dates, hearsay
+from memsim.verbalize import load_locale
+from memsim.verbalize._render import render_datetime
+
+KINDS = (
+    "simple",
+    "conditional",
+    "comparative",
+    "aggregative",
+    "post_processing",
+    "noisy",
+    "knowledge_update",
+    "temporal",
+    "abstention",
+)
+READER = LexicalReader()
+
+
+@pytest.fixture(scope="module")
+def records(dataset_dir: Path) -> list[dict]:  # type: ignore[type-arg]
+    with (dataset_dir / "dataset.jsonl").open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def messages(record: dict, keep: object = None) -> tuple[Message, ...]:  # type: ignore[type-arg]
+    """The record's messages (those whose mid is in ``keep``, if given), oldest first."""
+    return tuple(
+        Message(m["mid"], m["message"], m["time"], m["place"])
+        for m in record["message_list"]
+        if keep is None or m["mid"] in keep  # type: ignore[operator]
+    )
+
+
+def item(record: dict, memory: tuple[Message, ...]) -> ReaderItem:  # type: ignore[type-arg]
+    qa = record["QA"]
+    return ReaderItem(qa["question"], qa["time"], qa["choices"], memory)
+
+
+def evidence(record: dict) -> tuple[Message, ...]:  # type: ignore[type-arg]
+    return messages(record, set(record["QA"]["target_step_id"]))
+
+
+def test_every_kind_is_in_the_session_dataset(records: list[dict]) -> None:  # type: ignore[type-arg]
+    assert {r["type"] for r in records} == set(KINDS)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_given_the_evidence_the_reader_answers_every_question(
+    records: list[dict],  # type: ignore[type-arg]
+    kind: str,
+) -> None:
+    """Comparisons, counts, the latest statement, calendar arithmetic, transforms and
+    "never told" are read off the evidence messages alone (no label reaches the
+    reader: only the question, its time, the options and the messages)."""
+    wrong = [
+        (r["QA"]["question"], r["QA"]["choices"], [m.text for m in evidence(r)])
+        for r in records
+        if r["type"] == kind and READER.choose(item(r, evidence(r))) != r["QA"]["ground_truth"]
+    ]
+    assert wrong == []
+
+
+def test_with_no_memory_the_choice_is_the_hash_of_the_option_alone(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    """``no_memory`` stays the chance floor: with nothing to read, the reader reads
+    nothing into the options ("never told", "the same") and picks by hash."""
+    for r in records:
+        qa = r["QA"]
+        expected = min(qa["choices"], key=lambda k: tie_break(qa["question"], qa["choices"][k]))
+        assert READER.choose(item(r, ())) == expected
+    picked = defaultdict(int)
+    for r in records:
+        qa = r["QA"]
+        picked[READER.choose(item(r, ())) == qa["ground_truth"]] += 1
+    assert picked[True] < 0.40 * len(records)  # 4 options: about a quarter, never most
+
+
+def test_the_answer_follows_the_option_not_its_letter(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    for r in records[:: max(1, len(records) // 30)]:
+        qa = r["QA"]
+        letters = sorted(qa["choices"])
+        rotated = {letters[(i + 1) % len(letters)]: qa["choices"][k] for i, k in enumerate(letters)}
+        for memory in (evidence(r), messages(r), ()):
+            a = READER.choose(item(r, memory))
+            b = READER.choose(ReaderItem(qa["question"], qa["time"], rotated, memory))
+            assert a is not None and b is not None
+            assert qa["choices"][a] == rotated[b]
+
+
+def test_off_topic_messages_tell_the_reader_nothing(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    """A simple question about a person, read from the other messages of its record
+    that do not speak of that person: the reader answers as with no memory (their
+    words, which may name a distractor, are not read)."""
+    checked = 0
+    for r in records:
+        if r["type"] != "simple" or r["scenario"] != "roles":
+            continue
+        qa = r["QA"]
+        who = qa["question"].rstrip("?").split(" of ")[-1].lower()
+        if not who.startswith("my "):
+            continue
+        other = tuple(m for m in messages(r) if who not in m.text.lower())
+        assert READER.choose(item(r, other)) == READER.choose(item(r, ()))
+        checked += 1
+    assert checked > 0
+
+
+def test_knowledge_updates_read_the_latest_statement_and_only_what_was_said(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    checked = 0
+    for r in records:
+        qa = r["QA"]
+        if r["type"] != "knowledge_update" or not qa["question"].lower().startswith(
+            ("what is", "these days")
+        ):
+            continue
+        ev = evidence(r)
+        assert qa["choices"][READER.choose(item(r, ev))] == qa["answer"]
+        # the earlier statements alone: the reader answers with the value they state
+        earlier = ev[:-1]
+        if earlier:
+            chosen = qa["choices"][READER.choose(item(r, earlier))]
+            assert chosen != qa["answer"] and chosen.lower() in earlier[-1].text.lower()
+        checked += 1
+    assert checked > 0
+
+
+def test_what_others_said_is_not_read_as_the_users_opinion(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    checked = 0
+    for r in records:
+        qa = r["QA"]
+        quoted = [m for m in messages(r) if hearsay(m.text)]
+        for m in quoted:
+            stated = [k for k, v in qa["choices"].items() if v in m.text]
+            if len(stated) != 1 or stated[0] == qa["ground_truth"]:
+                continue
+            # the quote is in memory, the user's own statement is not: no rule reads
+            # the quote, and word overlap does not see it (a choice left to the hash)
+            quoted_only = item(r, (m,))
+            assert rule_hits(quoted_only)[stated[0]] == 0
+            assert on_topic(quoted_only) == ()
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_each_language_file_of_the_reader_loads(code: str) -> None:
+    words = lexicon(code)
+    assert words.never_told and words.same and words.question_join
+
+
+def test_a_reader_language_file_with_an_unknown_key_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "reading.xx.yaml").write_text("months: [Jan]\nmonthz: [Feb]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"reading\.xx\.yaml: unknown keys \['monthz'\]"):
+        lexicon("xx", tmp_path)
+
+
+def test_hearsay_is_told_by_its_speaker() -> None:
+    assert hearsay('A friend of mine wrote: "The Bosch dishwasher is great."')
+    assert hearsay("Someone I know said their colleague's work city is Boston.")
+    assert hearsay('My neighbor keeps saying: "Coral Cove is breathtaking at sunset."')
+    assert not hearsay('I keep saying to my neighbor: "Coral Cove is breathtaking at sunset."')
+    assert not hearsay('An online review I wrote: "The Bosch dishwasher is great."')
+    assert not hearsay("My honest take: I like the Ninja air fryer.")
+
+
+def test_relative_days_resolve_as_the_verbalizer_says_them() -> None:
+    """Every phrase the English verbalizer writes for an event 0-20 days ahead
+    ("tomorrow", "this Friday", "next Friday", or the date) reads back as its day."""
+    en = load_locale("en")
+    said = dt.datetime(2024, 3, 1, 9, 30)
+    for step in range(90):
+        at = said + dt.timedelta(days=step // 3, hours=5 * (step % 3))
+        for ahead in range(1, 21):
+            event = at + dt.timedelta(days=ahead, hours=2)
+            text = f"The Chicago Trail Hike is {render_datetime(event, at, en)}."
+            assert dates(text, at.date())[0] == event.date(), text
+
+
+def test_answers_are_the_same_whatever_the_batch(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    items = [item(r, messages(r)) for r in records]
+    whole = READER.answer(items)
+    one_by_one = [LexicalReader().answer([i])[0] for i in items]
+    assert whole == one_by_one == READER.answer(list(items))
