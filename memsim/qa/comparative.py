@@ -9,6 +9,10 @@ realises the outcome is kept, so each outcome is the answer about a quarter of t
 unlikely it is given who the question names and what it compares (the pool's
 distribution), so neither the names nor the attribute tell which outcome is right.
 For "never told", the second entity's fact is withheld: it appears in no message.
+Values that almost never tie (two order totals, two delivery times) are compared with a
+margin the question states ("A difference of 50 dollars or less counts as the same.",
+:mod:`memsim.qa._margin`), so that "the same" can be the answer as often as the others
+in every profile; the margin is in the question's parameters for the audit.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ import numpy as np
 
 from memsim.profile import Entity, Profile
 from memsim.qa._context import QAContext, others
+from memsim.qa._margin import comparison_margin
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.schema import within_margin
 
 OUTCOMES = ("first", "second", "same", "unknown")
 DRAWS = 256
@@ -31,11 +37,22 @@ given who it names and what it compares, is not asked when the profile has anoth
 kept as rarely as that outcome, the error of its estimate would show in the shares."""
 
 
+def margin(ctx: QAContext, a: Entity, b: Entity, attr: str) -> int:
+    """The difference that counts as "the same" when a and b are compared on ``attr``
+    (0: only equal values; see :mod:`memsim.qa._margin`)."""
+    kind = ctx.attribute(a, attr).type
+    return comparison_margin(ctx.pool, a, b, attr, kind, ctx.sort_keys(a, attr))
+
+
 def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
-    """'first' if a's value is higher (later), 'second' if b's is, else 'same'."""
-    x = ctx.sort_key(a, attr, a.facts[attr].value)
-    y = ctx.sort_key(b, attr, b.facts[attr].value)
-    return "first" if x > y else "second" if y > x else "same"
+    """'first' if a's value is higher (later), 'second' if b's is, else 'same' (equal,
+    or within the stated margin)."""
+    x, y = a.facts[attr].value, b.facts[attr].value
+    step = margin(ctx, a, b, attr)
+    if step and within_margin(ctx.attribute(a, attr).type, x, y, step):
+        return "same"
+    kx, ky = ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)
+    return "first" if kx > ky else "second" if ky > kx else "same"
 
 
 def order_share(
@@ -55,9 +72,13 @@ def order_share(
         share = None
         if pairs is not None:
             key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
+            step, kind = margin(ctx, a, b, attr), ctx.attribute(a, attr).type
+            total = len(pairs)
+            if step:
+                pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
             keys = [(key_a(x), key_b(y)) for x, y in pairs]
-            first = sum(x > y for x, y in keys) / len(keys)
-            second = sum(y > x for x, y in keys) / len(keys)
+            first = sum(x > y for x, y in keys) / total
+            second = sum(y > x for x, y in keys) / total
             share = (first, second, max(0.0, 1 - first - second))
         ctx.pool.memo[key] = share
     return ctx.pool.memo[key]  # type: ignore[no-any-return]
@@ -88,6 +109,15 @@ def _balanced(
         # withheld value (and the draw be redone), so the others make up for it
         return compare(ctx, a, b, attr) != "same" and bool(rng.random() < least / (1 - share[2]))
     return bool(rng.random() < least / share[OUTCOMES.index(wanted)])
+
+
+def _said(ctx: QAContext, a: Entity, attr: str, n: int) -> str:
+    """A margin as the question says it: with the attribute's unit, or in days."""
+    words = ctx.loc.questions.comparative_options
+    if ctx.attribute(a, attr).type != "integer":
+        return words["day" if n == 1 else "days"].format(n=n)
+    unit = ctx.attribute(a, attr).unit
+    return ctx.loc.with_unit.format(value=n, unit=unit) if unit else str(n)
 
 
 @qa_kind("comparative", ("roles", "events", "user"))
@@ -135,6 +165,9 @@ def comparative(
     question = ctx.wording("comparative", scenario, rng).format(
         a=who_a, b=who_b, label=ctx.label(a, attr), more=more
     )
+    step = margin(ctx, a, b, attr)
+    if step:
+        question = words["within"].format(question=question, margin=_said(ctx, a, attr, step))
     text = {
         "first": ctx.cap(who_a),
         "second": ctx.cap(who_b),
@@ -160,6 +193,12 @@ def comparative(
         ),
         withheld=withheld,
         transform="compare",
-        params={"first": a.id, "second": b.id, "attribute": attr, "outcome": wanted},
+        params={
+            "first": a.id,
+            "second": b.id,
+            "attribute": attr,
+            "outcome": wanted,
+            **({"margin": step} if step else {}),
+        },
         answer_value=wanted,
     )
