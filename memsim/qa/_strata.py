@@ -69,19 +69,6 @@ def balanced(rng: np.random.Generator, n: int, salt: int, every: int = 1) -> int
     now = _CURRENT.get()
     if now is None or now.attempt:
         return int(rng.integers(n))
-    return _card(now, n, salt, every)
-
-
-def dealt(n: int, salt: int, every: int = 1) -> int | None:
-    """The card of the trajectory being generated in a shuffled deck of ``n``, the same
-    at every attempt (for an outcome fixed per trajectory, that any attempt can realise:
-    drawn anew per attempt, an outcome rejected more often would come out less often
-    than its share); None outside generation and in a hybrid's second part."""
-    now = _CURRENT.get()
-    return None if now is None else _card(now, n, salt, every)
-
-
-def _card(now: _Stratum, n: int, salt: int, every: int) -> int:
     place = now.tid // every
     deck = np.random.default_rng(
         np.random.SeedSequence(now.seed, spawn_key=(STRATA_STREAM, salt, place // n))
@@ -89,4 +76,4 @@ def _card(now: _Stratum, n: int, salt: int, every: int) -> int:
     return int(deck[place % n])
 
 
-__all__ = ["balanced", "dealt", "stratum", "unstratified"]
+__all__ = ["balanced", "stratum", "unstratified"]

@@ -1,9 +1,8 @@
 """Abstention questions: some ask for a fact that was never told, worded exactly as the
 answerable ones are.
 
-With chance ``UNTOLD`` (1/4, the share of any one of four options; dealt per
-trajectory from a deck, the same at every attempt, so rejected draws do not skew it
-and every run of four consecutive questions has one) the question is unanswerable, else it is an
+With chance ``UNTOLD`` (1/4, the share of any one of four options; drawn per profile,
+so rejected draws do not skew it) the question is unanswerable, else it is an
 answerable simple question. Every question carries the
 locale's "you never told me" option, naming what it asks about ("You never told me
 that (my mother's work city)."), so that option is the answer in a quarter of the
@@ -37,7 +36,6 @@ from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
-from memsim.qa._strata import dealt
 from memsim.qa._types import Draft, FactRef
 from memsim.schema import location_attribute, workplace_attribute
 
@@ -46,10 +44,6 @@ FALSE_PREMISE = 0.5
 """Share of the unanswerable questions about people that name someone who is not there."""
 OUTCOME_STREAM = 12
 """Spawn-key head of the per-profile outcome stream (changes use 11)."""
-DECK = 4
-"""Cards of the unanswerable deck (UNTOLD x DECK of them say "unanswerable")."""
-UNTOLD_DECK, PREMISE_DECK = 4, 5
-"""Salts of the decks (temporal uses 1-2, counts 3; see memsim.qa._strata)."""
 
 
 @qa_kind("abstention", ("user", "roles", "items", "places"), hybrid=False)
@@ -132,18 +126,9 @@ def abstention(
 
 
 def _outcome(profile: Profile) -> tuple[bool, bool]:
-    """(unanswerable, false premise), fixed per trajectory and not drawn per attempt: a
-    kind retries until a draw is kept, and one outcome rejected more often than the
-    other would otherwise come out less often than its share. In generation both are
-    dealt from decks (``memsim.qa._strata.dealt``): one question in four of each run of
-    consecutive trajectories is unanswerable, and the false premises are half of those
-    (drawn per profile, the unanswerable share of a cell of 125 questions strayed by
-    0.04, which a classifier of the question's words could pick up); elsewhere they are
-    drawn from the profile's own stream."""
-    untold_card = dealt(DECK, UNTOLD_DECK)
-    if untold_card is not None:
-        premise_card = dealt(2, PREMISE_DECK, every=DECK)
-        return untold_card < DECK * UNTOLD, premise_card == 0
+    """(unanswerable, false premise), drawn once per profile from its own stream and not
+    per attempt: a kind retries until a draw is kept, and one outcome rejected more
+    often than the other would otherwise come out less often than its share."""
     rng = np.random.default_rng(
         np.random.SeedSequence(profile.seed, spawn_key=(OUTCOME_STREAM, profile.index))
     )
