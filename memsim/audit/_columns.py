@@ -126,6 +126,8 @@ class Columns:
         return _ordered(codes[codes >= 0], lambda c: labels[c])
 
     def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
+        if params.get("margin"):
+            return None  # ranks do not say how far apart values are: derived one by one
         found = self.ranks(str(params["attribute"]))
         if found is None:
             return None

@@ -18,6 +18,7 @@ from memsim.audit._derive import Deriver
 from memsim.audit._faithful import refer_fields
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
+from memsim.schema import within_margin
 
 SAMPLE_START = 3 * 10**9
 """Stream indices of the prior sample: far from datasets' (0..), value pools' (10**9..)
@@ -155,6 +156,9 @@ def _identity_value(d: Deriver, p: Profile, params: dict[str, Any]) -> Any:
 def _compare_value(d: Deriver, p: Profile, params: dict[str, Any]) -> Any:
     a, b = p.entity(params["first"]), p.entity(params["second"])
     fa, fb = a.facts[params["attribute"]], b.facts[params["attribute"]]
+    margin = float(params.get("margin") or 0)  # stated in the question
+    if margin and within_margin(fa.type, fa.value, fb.value, margin):
+        return "same"
     x, y = d.key(a, fa, fa.value), d.key(b, fb, fb.value)
     return "first" if x > y else "second" if y > x else "same"
 

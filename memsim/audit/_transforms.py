@@ -12,7 +12,7 @@ from typing import Any
 from memsim.audit._derive import DerivationError, Derived, Deriver
 from memsim.audit._text import squash
 from memsim.profile import Profile
-from memsim.schema import pool_of, word
+from memsim.schema import pool_of, within_margin, word
 from memsim.verbalize import capitalize_first
 
 Transform = Callable[[Deriver, Profile, dict[str, Any], frozenset[str], dt.datetime], Derived]
@@ -114,8 +114,12 @@ def compare(
     if fb.id in withheld or fa.id in withheld:
         outcome, facts = "unknown", {f.id for f in (fa, fb) if f.id not in withheld}
     else:
-        x, y = d.key(a, fa, _at(fa, when)), d.key(b, fb, _at(fb, when))
+        vx, vy = _at(fa, when), _at(fb, when)
+        x, y = d.key(a, fa, vx), d.key(b, fb, vy)
         outcome = "first" if x > y else "second" if y > x else "same"
+        margin = float(params.get("margin") or 0)  # stated in the question
+        if margin and within_margin(fa.type, vx, vy, margin):
+            outcome = "same"
         facts = {fa.id, fb.id}
     text = {
         "first": capitalize_first(d.who(a)),

@@ -113,10 +113,22 @@ def _comparable(schema: Schema, kinds: list[str]) -> bool:
 Check = Callable[[Schema, list[str]], str | None]
 
 
+def _offers_four(schema: Schema, kind: str, attr: str) -> bool:
+    """Whether a question about the value can offer 4 options (a categorical needs 4
+    values; numbers, dates and texts have distractors near or like them)."""
+    a = schema.attributes_of(kind)[attr]
+    return a.type != "categorical" or len(schema.values_of(a)) >= 4
+
+
 def _ask(question: str) -> Check:
     def check(schema: Schema, kinds: list[str]) -> str | None:
-        if any(_static(schema, k, question) for k in kinds):
+        if any(_offers_four(schema, k, a) for k in kinds for a in _static(schema, k, question)):
             return None
+        if any(_static(schema, k, question) for k in kinds):
+            return (
+                "every attribute that never changes and can be asked has fewer than 4 "
+                "values (an answer and 3 distractors)"
+            )
         return "no attribute that never changes can be asked"
 
     return check

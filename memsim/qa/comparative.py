@@ -9,6 +9,12 @@ realises the outcome is kept, so each outcome is the answer about a quarter of t
 unlikely it is given who the question names and what it compares (the pool's
 distribution), so neither the names nor the attribute tell which outcome is right.
 For "never told", the second entity's fact is withheld: it appears in no message.
+A profile with no question whose outcomes are all common enough when values are
+compared exactly (no education or tier to compare; only order totals and delivery
+times, which almost never tie) compares within a margin the question states ("A
+difference of 50 dollars or less counts as the same.", :mod:`memsim.qa._margin`), so
+that "the same" can be the answer as often as the others; the margin is in the
+question's parameters for the audit.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ import numpy as np
 
 from memsim.profile import Entity, Profile
 from memsim.qa._context import QAContext, others
+from memsim.qa._margin import comparison_margin
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.schema import within_margin
 
 OUTCOMES = ("first", "second", "same", "unknown")
 DRAWS = 256
@@ -31,33 +39,46 @@ given who it names and what it compares, is not asked when the profile has anoth
 kept as rarely as that outcome, the error of its estimate would show in the shares."""
 
 
-def compare(ctx: QAContext, a: Entity, b: Entity, attr: str) -> str:
-    """'first' if a's value is higher (later), 'second' if b's is, else 'same'."""
-    x = ctx.sort_key(a, attr, a.facts[attr].value)
-    y = ctx.sort_key(b, attr, b.facts[attr].value)
-    return "first" if x > y else "second" if y > x else "same"
+def margin(ctx: QAContext, a: Entity, b: Entity, attr: str) -> int:
+    """The difference that counts as "the same" when a and b are compared on ``attr``
+    (0: only equal values; see :mod:`memsim.qa._margin`)."""
+    kind = ctx.attribute(a, attr).type
+    return comparison_margin(ctx.pool, a, b, attr, kind, ctx.sort_keys(a, attr))
+
+
+def compare(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int = 0) -> str:
+    """'first' if a's value is higher (later), 'second' if b's is, else 'same' (equal,
+    or within the stated margin ``step``)."""
+    x, y = a.facts[attr].value, b.facts[attr].value
+    if step and within_margin(ctx.attribute(a, attr).type, x, y, step):
+        return "same"
+    kx, ky = ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)
+    return "first" if kx > ky else "second" if ky > kx else "same"
 
 
 def order_share(
-    ctx: QAContext, a: Entity, b: Entity, attr: str
+    ctx: QAContext, a: Entity, b: Entity, attr: str, step: int = 0
 ) -> tuple[float, float, float] | None:
     """(P(first higher), P(second higher), P(the same)) for entities named like a and b,
-    in the pool."""
+    in the pool ("the same": within the margin ``step``, if any)."""
     members = []
     for e in (a, b):
         given = ctx.revealed(e, ctx.naming(e), attr)
         if given is None:
             return None
         members.append((e.kind, given, attr))
-    key = ("order-share", tuple(members))
+    key = ("order-share", tuple(members), step)
     if key not in ctx.pool.memo:
         pairs = ctx.pool.joint(members)
         share = None
         if pairs is not None:
             key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
+            kind, total = ctx.attribute(a, attr).type, len(pairs)
+            if step:
+                pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
             keys = [(key_a(x), key_b(y)) for x, y in pairs]
-            first = sum(x > y for x, y in keys) / len(keys)
-            second = sum(y > x for x, y in keys) / len(keys)
+            first = sum(x > y for x, y in keys) / total
+            second = sum(y > x for x, y in keys) / total
             share = (first, second, max(0.0, 1 - first - second))
         ctx.pool.memo[key] = share
     return ctx.pool.memo[key]  # type: ignore[no-any-return]
@@ -71,6 +92,7 @@ def _balanced(
     wanted: str,
     rng: np.random.Generator,
     floor: float = 0.0,
+    step: int = 0,
 ) -> bool:
     """Keep a draw whose outcome is ``wanted`` with probability m / P(wanted), m the
     least of P(first), P(second) and P(same) given who the question names and what it
@@ -79,15 +101,42 @@ def _balanced(
     equally often for every such question ("my grandmother or my younger sister: who
     is older?" is asked only as often as its rare reverse; "who has more education?",
     where ties are common, says "the same" no more often than heights that rarely tie)."""
-    share = order_share(ctx, a, b, attr)
+    share = order_share(ctx, a, b, attr, step)
     if share is None or min(share) <= 0 or min(share) < floor:
         return False
     least = min(share)
+    if wanted == "unknown" and step:
+        # within a margin, the pair's own outcome o is kept with m / P(o) above, and
+        # "unknown" with 4m - m / P(o): every pair is then kept 4m in all, whatever its
+        # outcome, so a profile's draws end on each outcome a quarter of the time on
+        # average (kept with m over the pairs that differ, as below, "unknown" lost to
+        # the outcome a profile's pairs give: within a margin of a third each, "the
+        # same" came out 0.30 and "unknown" 0.21). Equal values are never asked as
+        # "unknown": the first entity's message would say the withheld one.
+        if a.facts[attr].value == b.facts[attr].value:
+            return False
+        own = share[OUTCOMES.index(compare(ctx, a, b, attr, step))]
+        return bool(rng.random() < 4 * least - least / own)
     if wanted == "unknown":
         # a tie is never asked as "unknown": the first entity's message would say the
         # withheld value (and the draw be redone), so the others make up for it
-        return compare(ctx, a, b, attr) != "same" and bool(rng.random() < least / (1 - share[2]))
+        tie = compare(ctx, a, b, attr, step) == "same"
+        return not tie and bool(rng.random() < least / (1 - share[2]))
     return bool(rng.random() < least / share[OUTCOMES.index(wanted)])
+
+
+def _least(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int) -> float:
+    share = order_share(ctx, a, b, attr, step)
+    return min(share) if share else 0.0
+
+
+def _said(ctx: QAContext, a: Entity, attr: str, n: int) -> str:
+    """A margin as the question says it: with the attribute's unit, or in days."""
+    words = ctx.loc.questions.comparative_options
+    if ctx.attribute(a, attr).type != "integer":
+        return words["day" if n == 1 else "days"].format(n=n)
+    unit = ctx.attribute(a, attr).unit
+    return ctx.loc.with_unit.format(value=n, unit=unit) if unit else str(n)
 
 
 @qa_kind("comparative", ("roles", "events", "user"))
@@ -116,14 +165,20 @@ def comparative(
     # common); so would giving up (the caller draws again, other outcomes in hand)
     # questions whose rarest outcome is too rare are kept too seldom for its chance to
     # be estimated well (a profile that has no other is asked its best one)
-    shares = [order_share(ctx, a, b, attr) for a, b, attr in candidates]
-    least = [min(share) if share else 0.0 for share in shares]
+    # values compared exactly while the profile has a question whose outcomes are all
+    # common enough; else within each attribute's margin (memsim.qa._margin), so that
+    # "the same" can be the answer about order totals or delivery times that never tie
+    steps = [0] * len(candidates)
+    if not any(_least(ctx, a, b, attr, 0) >= MIN_SHARE for a, b, attr in candidates):
+        steps = [margin(ctx, a, b, attr) for a, b, attr in candidates]
+    least = [_least(ctx, a, b, attr, s) for (a, b, attr), s in zip(candidates, steps, strict=True)]
     floor = MIN_SHARE if any(x >= MIN_SHARE for x in least) else 0.0
     for _ in range(DRAWS if candidates else 0):
         wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
-        a, b, attr = candidates[int(rng.integers(len(candidates)))]
-        realised = wanted == "unknown" or compare(ctx, a, b, attr) == wanted
-        if realised and _balanced(ctx, a, b, attr, wanted, rng, floor):
+        pick = int(rng.integers(len(candidates)))
+        (a, b, attr), step = candidates[pick], steps[pick]
+        realised = wanted == "unknown" or compare(ctx, a, b, attr, step) == wanted
+        if realised and _balanced(ctx, a, b, attr, wanted, rng, floor, step):
             break
     else:
         return None
@@ -135,6 +190,8 @@ def comparative(
     question = ctx.wording("comparative", scenario, rng).format(
         a=who_a, b=who_b, label=ctx.label(a, attr), more=more
     )
+    if step:
+        question = words["within"].format(question=question, margin=_said(ctx, a, attr, step))
     text = {
         "first": ctx.cap(who_a),
         "second": ctx.cap(who_b),
@@ -160,6 +217,12 @@ def comparative(
         ),
         withheld=withheld,
         transform="compare",
-        params={"first": a.id, "second": b.id, "attribute": attr, "outcome": wanted},
+        params={
+            "first": a.id,
+            "second": b.id,
+            "attribute": attr,
+            "outcome": wanted,
+            **({"margin": step} if step else {}),
+        },
         answer_value=wanted,
     )

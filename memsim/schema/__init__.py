@@ -1,6 +1,7 @@
 """Stage 1: the YAML schema language (pydantic models, loader, whole-schema checks)."""
 
 from memsim.schema._checks import TEMPLATE_TOKENS, Problem, check_probs
+from memsim.schema._distance import MARGIN_TYPES, value_distance, within_margin
 from memsim.schema._distributions import (
     Categorical,
     Copy,
@@ -57,6 +58,7 @@ def json_schema() -> dict[str, object]:
 
 __all__ = [
     "FORMAT_VERSION",
+    "MARGIN_TYPES",
     "ORDERED_TYPES",
     "QUESTION_KINDS",
     "TEMPLATE_TOKENS",
@@ -111,7 +113,9 @@ __all__ = [
     "time_attribute",
     "transforms_of",
     "user_kind",
+    "value_distance",
     "with_role",
+    "within_margin",
     "word",
     "workplace_attribute",
 ]

@@ -84,6 +84,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
             problems += _check_weekdays(schema, kind, name, attr, path)
         problems += _check_options(schema, kind)
         problems += _check_give_away(schema, kind)
+        problems += _check_number_names(schema, kind)
     return problems + _check_pools(schema)
 
 
@@ -197,6 +198,44 @@ def _check_give_away(schema: Schema, kind: str) -> list[Problem]:
                         f"{kind}.{name}: the value {v!r} holds {w!r}, a value of {kind}."
                         f"{other}{more}: saying one says the other, so a question that "
                         f"withholds {other} or names the {kind} by {name} gives it away",
+                    )
+                )
+    return out
+
+
+def _check_number_names(schema: Schema, kind: str) -> list[Problem]:
+    """A value that names an entity (a field of ``refer``) and is or holds a number an
+    integer attribute of the same kind can take ("my neighbour on plot 12" beside 12
+    years on the site) says that number wherever the entity is named: an abstention's
+    "never told" option and the messages that name the entity read, to the audit, as
+    saying a withheld or asked 12 (seed 1 of such a schema: 2 errors). One warning per
+    pair of attributes."""
+    entity = schema.entities[kind]
+    naming = set().union(*(_fields(t) for t in entity.refer.values())) if entity.refer else set()
+    sources = schema.attribute_sources(kind)
+    out = []
+    for name in sorted(naming & set(sources)):
+        attr, path = sources[name]
+        if attr.type != "categorical":
+            continue
+        numbers = sorted(
+            {int(n) for v in schema.values_of(attr) for n in re.findall(r"(?<!\d)\d+(?!\d)", v)}
+        )
+        for other, (theirs, _) in sources.items():
+            if other == name or theirs.type != "integer":
+                continue
+            low = theirs.min if theirs.min is not None else -(10**18)
+            high = theirs.max if theirs.max is not None else 10**18
+            hit = [n for n in numbers if low <= n <= high]
+            if hit:
+                shown = ", ".join(str(n) for n in hit[:4]) + (", ..." if len(hit) > 4 else "")
+                out.append(
+                    Problem(
+                        (*path, "values"),
+                        f"{kind}.{name}: its values name the {kind} by numbers ({shown}) "
+                        f"that {kind}.{other} can take: wherever the {kind} is named, a "
+                        f"withheld or asked {other} of that number reads as said; use "
+                        "values that are not such numbers",
                     )
                 )
     return out

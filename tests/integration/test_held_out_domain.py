@@ -1,6 +1,7 @@
 """A domain written from the README alone, as a new user would (tests/data/shopping.en.yaml
 and shopping.zh.yaml: a shopper, gift recipients, orders, a headset, a pickup point; no
-overlay): it validates, generates every QA kind (the history kinds too: its attributes
+overlay; and garden.en.yaml: a gardener, plot neighbours, sowings, an apple tree, a
+garden centre, with numbers and dates compared within a stated margin): it validates, generates every QA kind (the history kinds too: its attributes
 change) in every scenario its plan gives, audits with no error, and its questions speak
 of its own kinds, not of daily life's."""
 
@@ -22,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 DAILY = {code: ROOT / "schemas" / f"daily_life.{code}.yaml" for code in ("en", "zh")}
 OWN_WORDS = {
-    "en": ("order", "headset", "pickup point", "membership tier", "gift budget"),
-    "zh": ("订单", "耳机", "取件点", "会员等级", "礼物预算"),
+    "shopping.en": ("order", "headset", "pickup point", "membership tier", "gift budget"),
+    "shopping.zh": ("订单", "耳机", "取件点", "会员等级", "礼物预算"),
+    "garden.en": ("sowing", "apple tree", "garden centre", "plot", "watering routine"),
 }
 PER_TYPE = 12
 
@@ -43,11 +45,12 @@ def _daily_life_words(code: str) -> set[str]:
     return labels - {"place", "item", "user", "地点", "物品", "用户"}
 
 
-@pytest.mark.parametrize("code", ["en", "zh"])
+@pytest.mark.parametrize("name", ["shopping.en", "shopping.zh", "garden.en"])
 def test_a_new_users_domain_generates_every_kind_and_audits_clean(
-    code: str, tmp_path: Path
+    name: str, tmp_path: Path
 ) -> None:
-    schema_path = DATA / f"shopping.{code}.yaml"
+    schema_path = DATA / f"{name}.yaml"
+    code = name.rsplit(".", 1)[1]
     _memsim("schema", "validate", str(schema_path))
     n = len(KIND_ORDER) * PER_TYPE
     _memsim("profiles", "--schema", str(schema_path), "--n", str(n), "--out", str(tmp_path / "p"))
@@ -77,5 +80,5 @@ def test_a_new_users_domain_generates_every_kind_and_audits_clean(
     bound = r"\b" if code == "en" else ""
     assert not {w for w in daily if re.search(rf"{bound}{re.escape(w)}s?{bound}", questions)}
     # the questions name this domain's kinds as the schema refers to them
-    for word in OWN_WORDS[code]:
+    for word in OWN_WORDS[name]:
         assert word in questions, word

@@ -82,3 +82,27 @@ def test_validate_says_which_scenario_is_left_out_and_why(tmp_path: Path) -> Non
         "of that kind at all): no attribute always changes" in proc.stderr
     )
     assert f"{path}:{line}:5: warning: no comparative question about user" in proc.stderr
+
+
+def test_a_scenario_whose_values_cannot_give_four_options_is_not_planned(tmp_path: Path) -> None:
+    """A garden centre whose only asked attribute has 3 values cannot be asked a simple
+    question (an answer and 3 distractors): the plan leaves places out of the one-fact
+    kinds, so generation does not fail after 400 draws, and validate says why."""
+    text = (ROOT / "tests" / "data" / "garden.en.yaml").read_text(encoding="utf-8")
+    text = text.replace("[a tea room, a coffee bar, a farm shop cafe, no cafe]", "[a, b, c]")
+    text = text[: text.index("      closing_hour:")]  # the numbers go: only the cafe is left
+    path = tmp_path / "garden.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    schema = parse_schema(text, str(path))
+    for kind in ("simple", "conditional", "noisy", "abstention"):
+        reason = scenario_reasons(schema, kind)["places"]
+        assert reason is not None and "fewer than 4 values" in reason, (kind, reason)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memsim", "schema", "validate", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0
+    assert f"{path}:" in proc.stderr + proc.stdout
+    assert "no simple question about places" in proc.stderr + proc.stdout

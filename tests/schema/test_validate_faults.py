@@ -86,3 +86,32 @@ def test_a_name_without_format_is_written_as_the_locale_writes_names() -> None:
         for p in ProfileSampler(BRNet(schema)).profiles(0, 0, 20)
     ]
     assert all(" " not in n and 2 <= len(n) <= 4 for n in names), names
+
+
+def test_a_naming_value_that_is_a_number_an_attribute_can_take_is_a_warning(
+    tmp_path: Path,
+) -> None:
+    """Neighbours named by plot numbers (3, 12) beside years on the site (1-40): the
+    audit read "my neighbour on plot 12" as saying a withheld or asked 12 years (two
+    errors at seed 1); validate warns at the naming attribute's values."""
+    text = (ROOT / "tests" / "data" / "garden.en.yaml").read_text(encoding="utf-8")
+    values = "        values: [gate, shed, pond, orchard, water trough, beehives]"
+    assert values in text
+    text = text.replace(values, '        values: ["3", "7", "12", "15", "21", "28"]')
+    path = tmp_path / "garden.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index('        values: ["3", "7", "12", "15", "21", "28"]') + 1
+    warnings = schema_warnings(path)
+    assert any(
+        w.startswith(f"{path}:{line}:")
+        and "neighbour.spot" in w
+        and "(3, 7, 12, 15, ...)" in w
+        and "neighbour.years_on_site" in w
+        for w in warnings
+    ), warnings
+    own = schema_warnings(ROOT / "tests" / "data" / "garden.en.yaml")
+    assert not [w for w in own if "by numbers" in w]
+    for name in ("daily_life.en", "daily_life.zh", "campus.en", "campus.zh"):
+        assert not [
+            w for w in schema_warnings(ROOT / "schemas" / f"{name}.yaml") if "by numbers" in w
+        ]

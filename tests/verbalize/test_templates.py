@@ -140,10 +140,14 @@ def test_locale_covers_every_transform_operator_and_scenario(path: Path) -> None
     assert set(TRANSFORMS) <= set(q.post_processing), set(TRANSFORMS) - set(q.post_processing)
     assert all(q.post_processing[t] for t in TRANSFORMS)
     assert set(OPS) <= set(q.aggregative_predicates)
-    assert {"higher", "later", "same", "unknown"} <= set(q.comparative_options)
+    words = {"higher", "later", "same", "unknown", "within", "day", "days"}
+    assert words <= set(q.comparative_options)
+    # a comparison's stated margin (memsim.qa._margin) fills the question and a number
+    assert {"question", "margin"} <= set(re.findall(r"{(\w+)", q.comparative_options["within"]))
+    assert all("{n}" in q.comparative_options[k] for k in ("day", "days"))
     # keys like "gt.duration" and "higher.age" refine a known operator or word
     for key in [*q.aggregative_predicates, *q.comparative_options]:
-        assert key.split(".")[0] in {*OPS, "higher", "later", "same", "unknown"}, key
+        assert key.split(".")[0] in {*OPS, *words}, key
     scenarios = {s for k in QA_KINDS.names() for s in QA_KINDS.get(k).all_scenarios}
     for scenario, kinds in q.by_scenario.items():
         assert scenario in scenarios, scenario
