@@ -18,7 +18,7 @@ from memsim.graph import BRNet
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, normalise, numeric_options, pick_distinct
 from memsim.qa._pool import Given
-from memsim.qa._types import FactRef
+from memsim.qa._types import FactRef, Hearsay
 from memsim.schema import (
     ORDERED_TYPES,
     Attribute,
@@ -466,7 +466,7 @@ class QAContext:
 
     def hearsay(
         self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]
-    ) -> tuple[tuple[str, str], ...]:
+    ) -> tuple[Hearsay, ...]:
         """Distractors not already said of other people, up to ``MENTIONED``, for the
         user to say are someone else's, as (value, label): a text (a sentence) repeated
         as said by someone else (the locale's ``hearsay``, label ""); a value of another
@@ -479,16 +479,24 @@ class QAContext:
         if not (self.loc.hearsay if text else self.loc.hearsay_of):
             return ()
         label = "" if text else self.hearsay_label(entity, attr)
-        return self.hearsay_values(options, said, label)
+        return self.hearsay_values(options, said, label, entity.kind, attr)
 
     def hearsay_values(
-        self, options: Sequence[str], said: Sequence[str], label: str
-    ) -> tuple[tuple[str, str], ...]:
+        self,
+        options: Sequence[str],
+        said: Sequence[str],
+        label: str,
+        kind: str = "",
+        attribute: str = "",
+    ) -> tuple[Hearsay, ...]:
         """The distractors of ``options`` (the answer first) not in ``said`` and not
-        held by the answer, up to ``MENTIONED`` in all, each with ``label``."""
+        held by the answer, up to ``MENTIONED`` in all, each with ``label`` (and the
+        attribute they are values of, if they are)."""
         keys = {normalise(x) for x in said}
         wrong = [o for o in options[1:] if normalise(o) not in keys and o not in options[0]]
-        return tuple((o, label) for o in wrong[: max(MENTIONED - len(said), 0)])
+        return tuple(
+            Hearsay(o, label, kind, attribute) for o in wrong[: max(MENTIONED - len(said), 0)]
+        )
 
     def hearsay_label(self, entity: Entity, attr: str) -> str:
         """How a ``hearsay_of`` line names ``attr``: the user's by its label ("age"),

@@ -115,14 +115,14 @@ def hybrid(
         told=a.told + b.told,
         said=a.said + b.said,
         # a value one part repeats as someone else's must not be in the other's answer
-        hearsay=tuple(h for h in a.hearsay + b.hearsay if h[0] not in options[0]),
+        hearsay=tuple(h for h in a.hearsay + b.hearsay if h.value not in options[0]),
     )
 
 
 def _said(d: Draft) -> set[str]:
     """The part's distractors that its trajectory states (other entities' values, said
     of other people, or repeated as hearsay)."""
-    return {*d.said, *(value for value, _ in d.hearsay)}
+    return {*d.said, *(h.value for h in d.hearsay)}
 
 
 def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:

@@ -33,6 +33,7 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, Message, QAContext, planned_scenarios
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
+from memsim.trajectory._hearsay import hearsay_lines
 from memsim.verbalize import value_at
 
 WAKING = (7, 23)
@@ -145,19 +146,9 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
-    units += [
-        _Unit("chit_chat", text=_hearsay(ctx, value, label, rng)) for value, label in draft.hearsay
-    ]
+    units += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
     units += _noise(ctx, profile, draft, rng)
     return units
-
-
-def _hearsay(ctx: QAContext, value: str, label: str, rng: np.random.Generator) -> str:
-    """A distractor the user says is someone else's: a sentence quoted (no label), or
-    someone's ``label`` said to be ``value``."""
-    if not label:
-        return ctx.choose(ctx.loc.hearsay, rng).format(value=value)
-    return ctx.cap(ctx.choose(ctx.loc.hearsay_of, rng).format(label=label, value=value))
 
 
 def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:

@@ -1,6 +1,7 @@
 """Stage 5: facts become user messages (offline templates by default)."""
 
 from memsim.verbalize._locale import LocaleData, load_locale
+from memsim.verbalize._outsider import outsider_pattern, outsider_phrasings
 from memsim.verbalize._overlay import faker_locale, merge, name_format, overlay_of, schema_locale
 from memsim.verbalize._render import (
     capitalize_first,
@@ -14,6 +15,7 @@ from memsim.verbalize._render import (
     render_month_day,
     render_value,
     resolve_relative,
+    template_fields,
     value_at,
 )
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer
@@ -27,6 +29,8 @@ __all__ = [
     "load_locale",
     "merge",
     "name_format",
+    "outsider_pattern",
+    "outsider_phrasings",
     "overlay_of",
     "parse_when",
     "refer",
@@ -39,5 +43,6 @@ __all__ = [
     "render_value",
     "resolve_relative",
     "schema_locale",
+    "template_fields",
     "value_at",
 ]

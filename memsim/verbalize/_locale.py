@@ -225,6 +225,11 @@ class LocaleData(_Strict):
     else in the conversation says (an attribute of the user's own, of a kind with one
     entity): so the answer is not the only option the conversation holds (none: only
     text distractors are repeated, as ``hearsay``)."""
+    hearsay_people: list[str] = Field(default_factory=list)
+    """A person outside the profile, as a ``hearsay_of`` value of a person's attribute
+    is said of them in the attribute's own phrasings ("my friend {first}": ``{first}``
+    a first name, ``{last}`` a last name, from the locale's name lists); none: such
+    values are said in ``hearsay_of`` lines."""
     hearsay_label: str = "{kind}'s {label}"
     """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
     ("textbook's price"); the user's attributes go by their label alone."""

@@ -65,14 +65,6 @@ def test_never_told_is_gold_in_about_a_quarter(evolving: list[dict[str, Any]]) -
     assert 0.1 < never / len(abstain) < 0.4
 
 
-@pytest.mark.xfail(
-    reason="open (issues 13, 15, 16): on a dataset of only the three kinds over histories the "
-    "evidence-vs-rest text classifier reaches AUC 0.694 (limit 0.65): the distractors said as "
-    "someone else's (hearsay_of, issue 16) are never evidence and have words of their own; "
-    "on the branch without them this fixture was at 0.643; make dataset's nine kinds are at 0.61. "
-    "Every answer is right; the shortcut is not closed for this kind mix",
-    strict=False,
-)
 def test_the_audit_is_clean(generated: dict[str, Path], profiles_dir: Path, tmp_path: Path) -> None:
     cmd = [
         sys.executable, "-m", "memsim", "audit", str(generated["evolving"]),
