@@ -13,6 +13,7 @@ from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
 from memsim.qa._strata import unstratified
 from memsim.qa._types import Draft
+from memsim.verbalize import says_itself
 
 DraftFn = Callable[[QAContext, Profile, str, np.random.Generator], Draft | None]
 
@@ -38,7 +39,8 @@ class QAKind:
             return None if inner is None else self.wrap(ctx, inner, rng)
         if scenario == "hybrid":
             return hybrid(self, ctx, profile, rng)
-        return self.draft(ctx, profile, scenario, rng)
+        draft = self.draft(ctx, profile, scenario, rng)
+        return None if draft is not None and _says_itself(ctx, profile, draft) else draft
 
     @property
     def all_scenarios(self) -> tuple[str, ...]:
@@ -77,7 +79,7 @@ def hybrid(
     a = kind.draft(ctx, profile, first, rng)
     with unstratified():  # the parts are not dealt the same card (memsim.qa._strata)
         b = kind.draft(ctx, profile, second, rng)
-    if a is None or b is None:
+    if a is None or b is None or _says_itself(ctx, profile, a) or _says_itself(ctx, profile, b):
         return None
     if any(_names(b.question, o) for o in a.options) or any(
         _names(a.question, o) for o in b.options
@@ -116,6 +118,20 @@ def hybrid(
         said=a.said + b.said,
         # a value one part repeats as someone else's must not be in the other's answer
         hearsay=tuple(h for h in a.hearsay + b.hearsay if h.value not in options[0]),
+    )
+
+
+def _says_itself(ctx: QAContext, profile: Profile, draft: Draft) -> bool:
+    """Whether the draft must state a fact its entity's name already says ("the Boston
+    Career Fair" is in Boston): the statement would be a tautology, and the name would
+    give the value away (drawn again instead)."""
+    refs = (*draft.evidence, *draft.negatives, *draft.told)
+    if any(says_itself(ctx.schema, ctx.loc, profile.entity(r.entity), r.attribute) for r in refs):
+        return True
+    lives = {p.id: p for p in ctx.other_lives(profile)} if draft.mentions else {}
+    return any(
+        pid in lives and says_itself(ctx.schema, ctx.loc, lives[pid].entity(eid), attr)
+        for pid, eid, attr in draft.mentions
     )
 
 

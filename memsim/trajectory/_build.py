@@ -34,7 +34,7 @@ from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, Message, QAContext, plan
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.trajectory._hearsay import hearsay_lines
-from memsim.verbalize import value_at
+from memsim.verbalize import says_itself, value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
@@ -130,7 +130,7 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         (e, f)
         for e in profile.entities
         for f in e.facts.values()
-        if f.id not in used and not _too_early(ctx, f)
+        if f.id not in used and not _too_early(ctx, f) and not _tautology(ctx, e, f)
     ]
     rates = evidence_rates(ctx)
     weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
@@ -207,6 +207,12 @@ def _too_early(ctx: QAContext, fact: Fact) -> bool:
     return dt.date.fromisoformat(str(fact.value)[:10]) <= ctx.schema.timeline.start
 
 
+def _tautology(ctx: QAContext, entity: Entity, fact: Fact) -> bool:
+    """A fact its entity's name already says ("the Boston Career Fair" is in Boston):
+    never filler or noise, every statement of it would be a tautology."""
+    return says_itself(ctx.schema, ctx.loc, entity, fact.attribute)
+
+
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
     """Merge some filler messages about the same entity into two-fact messages."""
     out: list[_Unit] = []
@@ -260,7 +266,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
             (e, f)
             for e in group
             for f in e.facts.values()
-            if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
+            if f"{life.id}:{f.id}" not in said
+            and not _too_early(ctx, f)
+            and not _tautology(ctx, e, f)
         ]
         if need <= 0 or not spare:
             continue

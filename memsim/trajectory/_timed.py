@@ -32,6 +32,7 @@ from memsim.trajectory._build import (
     _iso,
     _pair_some,
     _place,
+    _tautology,
     _Unit,
     evidence_rates,
 )
@@ -123,6 +124,7 @@ def _timed_units(
         for f in e.facts.values()
         if f.id not in used
         and not (f.type == "datetime" and dt.datetime.fromisoformat(str(f.value)) <= begin)
+        and not _tautology(ctx, e, f)
     ]
     decoys = _decoy_histories(ctx, draft, spare, begin, asked, rng)
     told_ids = {t.unit.facts[0][1].id for t in decoys}

@@ -18,6 +18,7 @@ from memsim.verbalize._render import (
     template_fields,
     value_at,
 )
+from memsim.verbalize._tautology import naming_attributes, says_itself
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "load_locale",
     "merge",
     "name_format",
+    "naming_attributes",
     "outsider_pattern",
     "outsider_phrasings",
     "overlay_of",
@@ -42,6 +44,7 @@ __all__ = [
     "render_month_day",
     "render_value",
     "resolve_relative",
+    "says_itself",
     "schema_locale",
     "template_fields",
     "value_at",

@@ -79,22 +79,23 @@ def _pattern(
         for p in people_forms
     ]
     who = "(?:" + "|".join(people) + ")"
-    whose = re.escape(whose_form).replace(re.escape("{who}"), who)
-    article = "|".join(re.escape(a) for a in articles)
-    pattern = re.escape(template)
-    for token, group in (
-        ("value", "(?P<value>.+?)"),
-        ("whose", whose),
-        ("who", who),
-        ("be", re.escape(be)),
-        ("have", re.escape(have)),
-        ("s", re.escape(s)),
-        ("a", f"(?:{article})"),
-        ("unit", re.escape(unit)),
-    ):
-        pattern = pattern.replace(re.escape("{" + token + "}"), group)
-    # the verbalizer folds the double space an empty token leaves ("{a}" in Chinese)
-    pattern = pattern.replace(re.escape(" "), " *")
+    groups = {
+        "\0value\0": "(?P<value>.+?)",
+        "\0whose\0": re.escape(whose_form).replace(re.escape("{who}"), who),
+        "\0who\0": who,
+        "\0a\0": "(?:"
+        + "|".join(re.escape(a) for a in sorted(articles, key=len, reverse=True))
+        + ")",
+    }
+    # filled as the verbalizer fills it (a double space an empty token leaves is folded),
+    # then every placeholder turned into its pattern
+    text = template.format(
+        value="\0value\0", who="\0who\0", whose="\0whose\0", a="\0a\0" if any(articles) else "",
+        be=be, have=have, s=s, unit=unit,
+    ).replace("  ", " ")  # fmt: skip
+    pattern = re.escape(text)
+    for key, group in groups.items():
+        pattern = pattern.replace(re.escape(key), group)
     return re.compile(pattern, re.IGNORECASE | re.DOTALL)
 
 
