@@ -11,7 +11,7 @@ from memsim.audit._context import AuditContext
 from memsim.audit._correctness import GROUP, NEEDS
 from memsim.audit._framework import item_check
 from memsim.audit._noise import noise_profiles
-from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+from memsim.audit._types import AuditItem, CheckStats, Finding, Severity, finding
 from memsim.profile import Entity, Profile
 from memsim.verbalize import naming_attributes, says_itself
 from memsim.verbalize._tautology import holds
@@ -63,7 +63,7 @@ def tautological_statements(
             if not any(holds(text, name) for name in names):
                 continue  # the message does not call the entity by that name
             stats.counts["tautological statements"] += 1
-            severity = "error" if ctx.own else "warning"
+            severity: Severity = "error" if ctx.own else "warning"
             out.append(
                 finding(NAME, severity, item, f"message {m.get('mid')} states {fid}: {text[:120]}")
             )

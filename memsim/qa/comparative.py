@@ -21,6 +21,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._context import QAContext, others
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.qa._wording import comparative_question
 
 OUTCOMES = ("first", "second", "same", "unknown")
 DRAWS = 256
@@ -132,8 +133,13 @@ def comparative(
     key = "later" if kind in ("month_day", "date", "datetime") else "higher"
     more = ctx.more(a, attr, key)
     who_a, who_b = ctx.who(a), ctx.who(b)
-    question = ctx.wording("comparative", scenario, rng).format(
-        a=who_a, b=who_b, label=ctx.label(a, attr), more=more
+    question = comparative_question(
+        ctx,
+        a,
+        attr,
+        scenario,
+        rng,
+        {"a": who_a, "b": who_b, "label": ctx.label(a, attr), "more": more},
     )
     text = {
         "first": ctx.cap(who_a),

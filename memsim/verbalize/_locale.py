@@ -76,6 +76,27 @@ class Questions(_Strict):
     """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
     [...]}}`` where a language words questions about things and about people apart."""
 
+    condition: str = "the {group} whose {label} is {value}"
+    """The noun phrase that picks an entity out by an attribute without a ``condition``
+    of its own in :attr:`by_attribute`."""
+    by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording of one attribute (``<kind>.<attribute>`` or ``<attribute>``) over the
+    kinds' general wording, so a question reads as one would ask it ("What did I think
+    of {who}?", not "What is the opinion of {who}?"): ``simple`` questions (``{who}``,
+    ``{whose}``, ``{be}``, ``{have}``, ``{s}`` agree with whom they ask about; one with
+    ``{who}`` and none of ``{be}``/``{have}``/``{s}`` is not asked of the user),
+    ``comparative`` ones (``{a}``, ``{b}``), and ``condition``: the noun phrase that
+    picks an entity out by the attribute in a conditional question ("the {group} I
+    {value}": "the item I own"; ``{group}``, ``{value}``, ``{a}`` its article)."""
+
+    def of_attribute(self, kind: str, attribute: str, key: str) -> list[str]:
+        """The attribute's own wording for ``key`` (none: the kind's general wording)."""
+        for name in (f"{kind}.{attribute}", attribute):
+            found = self.by_attribute.get(name, {}).get(key)
+            if found:
+                return list(found)
+        return []
+
     def wording(self, kind: str, scenario: str) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
         a scenario."""
