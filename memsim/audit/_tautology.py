@@ -1,8 +1,10 @@
 """No message states a fact as a tautology: a value the name it calls the entity by
 already holds ("The Boston Career Fair takes place in Boston", "Pinecrest Park is a
 park", "阳光小区属于小区"). Such a message says nothing, and the name gives the value
-away to any reader. Counted per message; an error on our own data (the generator
-never states such a fact, :mod:`memsim.verbalize._tautology`), a warning on others'.
+away to any reader. Counted per message, each a warning: the generator states such a
+fact only when the profile allows no other question of its kind and scenario
+(:data:`memsim.dataset._generate.STRICT_ATTEMPTS`; a Chinese place whose name holds its
+type, "洪湖公园属于公园"), never as filler or noise (:mod:`memsim.verbalize._tautology`).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def tautological_statements(
             if not any(holds(text, name) for name in names):
                 continue  # the message does not call the entity by that name
             stats.counts["tautological statements"] += 1
-            severity: Severity = "error" if ctx.own else "warning"
+            severity: Severity = "warning"
             out.append(
                 finding(NAME, severity, item, f"message {m.get('mid')} states {fid}: {text[:120]}")
             )

@@ -42,9 +42,10 @@ def user_named(ctx: AuditContext, question: str) -> set[str]:
     if not me:
         return set()
     text = fold(question)
-    said = re.search(rf"(?<!\w){re.escape(me)}(?!\w)", text) is not None or (
-        " " not in text and me in text
-    )
+    if re.search(r"[^\x00-\x7f]", me):  # written without spaces: anywhere
+        said = me in text
+    else:
+        said = re.search(rf"(?<!\w){re.escape(me)}(?!\w)", text) is not None
     return {ctx.locale.self_forms.whose} if said else set()
 
 

@@ -23,6 +23,7 @@ from memsim.schema import (
     ORDERED_TYPES,
     Attribute,
     Schema,
+    Template,
     asked_by,
     is_asked,
     is_ordered,
@@ -514,9 +515,19 @@ class QAContext:
     ) -> bool:
         """Whether to keep a question about this value (see :class:`ValuePool`); numbers
         are kept (their options are spread around them, with a uniform rank)."""
-        if self.attribute(entity, attr).type == "integer":
+        a = self.attribute(entity, attr)
+        value = entity.facts[attr].value
+        if a.type == "integer":
             return True
-        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng, given)
+        if a.type == "text" and isinstance(a.dist, Template):
+            # a text drawn uniformly from its case's templates ("{name} is great, ...") is
+            # uniform already; its pool count given a name is a handful of draws, and
+            # flattening by that noise (fixed for the whole dataset) made some reviews
+            # rarely the answer, a cue a blind reader learnt (zh abstention/places
+            # 0.376). Kept when the distractors can be any of its values (in the support)
+            support = self.pool.support(entity.kind, attr, given)
+            return support is not None and value in support and len(support) >= 4
+        return self.pool.accept(entity.kind, attr, value, rng, given)
 
     @staticmethod
     def ref(entity: Entity, attr: str) -> FactRef:

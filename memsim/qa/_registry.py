@@ -13,7 +13,7 @@ from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
 from memsim.qa._strata import unstratified
 from memsim.qa._types import Draft
-from memsim.verbalize import says_itself
+from memsim.verbalize import says_itself as _name_holds
 
 DraftFn = Callable[[QAContext, Profile, str, np.random.Generator], Draft | None]
 
@@ -39,8 +39,7 @@ class QAKind:
             return None if inner is None else self.wrap(ctx, inner, rng)
         if scenario == "hybrid":
             return hybrid(self, ctx, profile, rng)
-        draft = self.draft(ctx, profile, scenario, rng)
-        return None if draft is not None and _says_itself(ctx, profile, draft) else draft
+        return self.draft(ctx, profile, scenario, rng)
 
     @property
     def all_scenarios(self) -> tuple[str, ...]:
@@ -79,7 +78,7 @@ def hybrid(
     a = kind.draft(ctx, profile, first, rng)
     with unstratified():  # the parts are not dealt the same card (memsim.qa._strata)
         b = kind.draft(ctx, profile, second, rng)
-    if a is None or b is None or _says_itself(ctx, profile, a) or _says_itself(ctx, profile, b):
+    if a is None or b is None:
         return None
     if any(_names(b.question, o) for o in a.options) or any(
         _names(a.question, o) for o in b.options
@@ -121,16 +120,16 @@ def hybrid(
     )
 
 
-def _says_itself(ctx: QAContext, profile: Profile, draft: Draft) -> bool:
+def says_itself(ctx: QAContext, profile: Profile, draft: Draft) -> bool:
     """Whether the draft must state a fact its entity's name already says ("the Boston
     Career Fair" is in Boston): the statement would be a tautology, and the name would
-    give the value away (drawn again instead)."""
+    give the value away (the generator draws again, :func:`memsim.dataset.make_record`)."""
     refs = (*draft.evidence, *draft.negatives, *draft.told)
-    if any(says_itself(ctx.schema, ctx.loc, profile.entity(r.entity), r.attribute) for r in refs):
+    if any(_name_holds(ctx.schema, ctx.loc, profile.entity(r.entity), r.attribute) for r in refs):
         return True
     lives = {p.id: p for p in ctx.other_lives(profile)} if draft.mentions else {}
     return any(
-        pid in lives and says_itself(ctx.schema, ctx.loc, lives[pid].entity(eid), attr)
+        pid in lives and _name_holds(ctx.schema, ctx.loc, lives[pid].entity(eid), attr)
         for pid, eid, attr in draft.mentions
     )
 

@@ -50,16 +50,24 @@ def _audit(dataset: Path, base: Path) -> Any:
     return run_audit(ctx, [CHECK]).results[CHECK]
 
 
-def test_the_generator_states_no_tautology(generated: Path) -> None:
+def test_the_generator_states_no_tautology_but_as_a_last_resort(generated: Path) -> None:
+    """None as filler, noise or a hard negative; as the evidence of a question only when
+    the profile allowed no other question of its kind and scenario (a Chinese place
+    whose name holds its type); none at all in English."""
     result = _audit(generated / "d", generated)
     assert result.stats.counts["statements checked"] > 100
-    assert result.stats.counts["tautological statements"] == 0
-    assert not result.findings
+    lines = (generated / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
+    records = {r["tid"]: r for r in map(json.loads, lines)}
+    for f in result.findings:
+        mid = int(f.message.split()[1])
+        assert records[f.tid]["message_list"][mid]["role"] == "evidence", f.message
+    if next(iter(records.values()))["locale"] == "en":
+        assert result.stats.counts["tautological statements"] == 0
 
 
-def test_a_tautology_written_in_is_counted_as_an_error(generated: Path) -> None:
+def test_a_tautology_written_in_is_counted(generated: Path) -> None:
     """A message about an event whose name holds its location (every default event's
-    name is made from its city) rewritten to state that location: one error."""
+    name is made from its city) rewritten to state that location: one warning."""
     lines = (generated / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
     schema = load_schema(ROOT / "schemas" / f"daily_life.{records[0]['locale']}.yaml")
@@ -82,4 +90,4 @@ def test_a_tautology_written_in_is_counted_as_an_error(generated: Path) -> None:
     )
     result = _audit(tampered, generated)
     assert result.stats.counts["tautological statements"] == 1
-    assert [f.severity for f in result.findings] == ["error"]
+    assert [f.severity for f in result.findings] == ["warning"]
