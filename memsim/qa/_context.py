@@ -517,13 +517,24 @@ class QAContext:
         are kept (their options are spread around them, with a uniform rank)."""
         a = self.attribute(entity, attr)
         value = entity.facts[attr].value
-        if a.type == "integer" or (a.type == "text" and isinstance(a.dist, Template)):
-            # a text drawn uniformly from its case's templates ("{name} is great, ...") is
-            # uniform already; its pool count given a name is a handful of draws, and
-            # flattening by that noise (fixed for the whole dataset) made some reviews
-            # rarely the answer, a cue a blind reader learnt (zh abstention/places 0.376)
+        if a.type == "integer":
+            return True
+        if isinstance(a.dist, Template) and self._one_case(entity, attr, a.dist, given):
+            # a text drawn uniformly from one case's templates ("{name} is great, ...") is
+            # uniform already when the question fixes the case (a name fixes the type);
+            # its pool count given a name is a handful of draws, and flattening by that
+            # noise (fixed for the whole dataset) made some reviews rarely the answer, a
+            # cue a blind reader learnt (zh abstention/places 0.376). Where the case is
+            # free (an event's content given its size) the cases' shares are flattened
             return True
         return self.pool.accept(entity.kind, attr, value, rng, given)
+
+    def _one_case(self, entity: Entity, attr: str, dist: Template, given: Given) -> bool:
+        """Whether the values a question about ``attr`` may offer, given what it reveals,
+        are templates of one case (no more of them than the largest case holds)."""
+        support = self.pool.support(entity.kind, attr, given)
+        largest = max((len(v) for v in dist.cases.values()), default=len(dist.default))
+        return support is not None and 0 < len(support) <= max(largest, len(dist.default))
 
     @staticmethod
     def ref(entity: Entity, attr: str) -> FactRef:
