@@ -32,6 +32,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _prior,
     _shortcuts,
     _structure,
+    _tautology,
     _tense,
     _timeline,
     _unfaithful,

@@ -31,7 +31,7 @@ from memsim.audit._noise import noise_profiles
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 from memsim.profile import Entity, Fact, Profile
 from memsim.records import ASSISTANT
-from memsim.verbalize import TemplateVerbalizer
+from memsim.verbalize import TemplateVerbalizer, outsider_pattern, outsider_phrasings
 from memsim.verify import Vocabulary, check_rewrite
 
 NAME = "messages_faithful"
@@ -121,6 +121,37 @@ def _hearsay_pattern(template: str) -> re.Pattern[str]:
     return re.compile(pattern.replace(re.escape("{value}"), "(?P<value>.+)", 1), re.DOTALL)
 
 
+def _said_of_outsider(text: str, item: AuditItem, ctx: AuditContext, profile: Profile) -> bool:
+    """Whether ``text`` says a distractor of the question (in a wrong option, not in
+    the right one) of a person outside the profile, in a phrasing of an attribute the
+    question reads (its facts', withheld or not): the locale's ``hearsay_people`` in the
+    attribute's own words ("My friend Grace is 172 cm tall.")."""
+    assert ctx.schema is not None and ctx.locale is not None
+    if not ctx.locale.hearsay_people:
+        return False
+    prov = item.provenance or {}
+    ids = [str(f) for key in ("fact_ids", "withheld") for f in prov.get(key) or ()]
+    choices = item.choices()
+    gold = choices.get(str(item.qa.get("ground_truth")), "")
+    wrong = [o for o in choices.values() if o != gold]
+    for fid in dict.fromkeys(ids):
+        entity_id, attr = fid.rsplit(".", 1)
+        try:
+            kind = profile.entity(entity_id).kind
+        except (KeyError, ValueError):
+            continue
+        unit = ctx.schema.attributes_of(kind)[attr].unit or ""
+        for template in outsider_phrasings(ctx.schema, ctx.locale, kind, attr):
+            found = outsider_pattern(template, ctx.locale, unit).fullmatch(text)
+            if found is None:
+                continue
+            value = found.group("value")
+            shown = ctx.locale.with_unit.format(value=value, unit=unit) if unit else value
+            if shown not in gold and any(shown in o for o in wrong):
+                return True
+    return False
+
+
 def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
     """Why message ``m`` says more or other than its facts (None: it does not)."""
     from memsim.history._assistant import conversation_line, unwrap_found
@@ -133,6 +164,8 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
         if text in ctx.locale.chit_chat or _hearsay(
             text, item, [*ctx.locale.hearsay, *ctx.locale.hearsay_of]
         ):
+            return None
+        if _said_of_outsider(text, item, ctx, profile):
             return None
         if conversation_line(text, ctx.locale):
             return None  # a history's task and assistant lines (memsim.history)

@@ -34,6 +34,7 @@ from memsim.qa import (
     planned_scenarios,
     scenario_reasons,
 )
+from memsim.qa._registry import says_itself
 from memsim.qa._strata import stratum
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
@@ -43,6 +44,11 @@ from memsim.verbalize import value_at
 from memsim.verify import StatedFact, fact_stated
 
 MAX_ATTEMPTS = 400
+STRICT_ATTEMPTS = MAX_ATTEMPTS // 2
+"""Draws in which a question that must state a fact its entity's name already says is
+drawn again; after them it is kept, when the profile allows nothing else of its kind
+and scenario (a Chinese place whose name holds its type, "洪湖公园", asked about by
+its type: the audit's ``tautological_statements`` warns of each)."""
 """Draws of a question from one profile before giving up (kinds reject draws that
 would give a cue away or that the profile cannot support)."""
 
@@ -183,6 +189,9 @@ def make_record(
         with stratum(seed, tid, attempt):  # balanced outcomes (memsim.qa._strata)
             draft = qa_kind.make(ctx, profile, scenario, rng)
         if draft is None:
+            continue
+        if attempt < STRICT_ATTEMPTS and says_itself(ctx, profile, draft):
+            draft = None  # a tautology ("the Boston Career Fair is in Boston"): redrawn
             continue
         messages, asked_at = build_trajectory(ctx, profile, draft, rng)
         if not _says_withheld(ctx, profile, draft, messages) and not _says_other_value(

@@ -17,7 +17,7 @@ from memsim.qa._context import ORDERED_TYPES, SCENARIOS, QAContext
 from memsim.qa._plan import plan_problems, planned_scenarios, scenario_reasons
 from memsim.qa._registry import QA_KINDS, QAKind
 from memsim.qa._setup import make_context
-from memsim.qa._types import LETTERS, Draft, FactRef, Message, Statement
+from memsim.qa._types import LETTERS, Draft, FactRef, Hearsay, Message, Statement
 from memsim.schema import Schema
 
 KIND_ORDER = (
@@ -55,6 +55,7 @@ __all__ = [
     "SCENARIOS",
     "Draft",
     "FactRef",
+    "Hearsay",
     "Message",
     "QAContext",
     "QAKind",

@@ -18,11 +18,12 @@ from memsim.graph import BRNet
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import ValuePool, normalise, numeric_options, pick_distinct
 from memsim.qa._pool import Given
-from memsim.qa._types import FactRef
+from memsim.qa._types import FactRef, Hearsay
 from memsim.schema import (
     ORDERED_TYPES,
     Attribute,
     Schema,
+    Template,
     asked_by,
     is_asked,
     is_ordered,
@@ -482,7 +483,7 @@ class QAContext:
 
     def hearsay(
         self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]
-    ) -> tuple[tuple[str, str], ...]:
+    ) -> tuple[Hearsay, ...]:
         """Distractors not already said of other people, up to ``MENTIONED``, for the
         user to say are someone else's, as (value, label): a text (a sentence) repeated
         as said by someone else (the locale's ``hearsay``, label ""); a value of another
@@ -495,16 +496,24 @@ class QAContext:
         if not (self.loc.hearsay if text else self.loc.hearsay_of):
             return ()
         label = "" if text else self.hearsay_label(entity, attr)
-        return self.hearsay_values(options, said, label)
+        return self.hearsay_values(options, said, label, entity.kind, attr)
 
     def hearsay_values(
-        self, options: Sequence[str], said: Sequence[str], label: str
-    ) -> tuple[tuple[str, str], ...]:
+        self,
+        options: Sequence[str],
+        said: Sequence[str],
+        label: str,
+        kind: str = "",
+        attribute: str = "",
+    ) -> tuple[Hearsay, ...]:
         """The distractors of ``options`` (the answer first) not in ``said`` and not
-        held by the answer, up to ``MENTIONED`` in all, each with ``label``."""
+        held by the answer, up to ``MENTIONED`` in all, each with ``label`` (and the
+        attribute they are values of, if they are)."""
         keys = {normalise(x) for x in said}
         wrong = [o for o in options[1:] if normalise(o) not in keys and o not in options[0]]
-        return tuple((o, label) for o in wrong[: max(MENTIONED - len(said), 0)])
+        return tuple(
+            Hearsay(o, label, kind, attribute) for o in wrong[: max(MENTIONED - len(said), 0)]
+        )
 
     def hearsay_label(self, entity: Entity, attr: str) -> str:
         """How a ``hearsay_of`` line names ``attr``: the user's by its label ("age"),
@@ -522,9 +531,26 @@ class QAContext:
     ) -> bool:
         """Whether to keep a question about this value (see :class:`ValuePool`); numbers
         are kept (their options are spread around them, with a uniform rank)."""
-        if self.attribute(entity, attr).type == "integer":
+        a = self.attribute(entity, attr)
+        value = entity.facts[attr].value
+        if a.type == "integer":
             return True
-        return self.pool.accept(entity.kind, attr, entity.facts[attr].value, rng, given)
+        if isinstance(a.dist, Template) and self._one_case(entity, attr, a.dist, given):
+            # a text drawn uniformly from one case's templates ("{name} is great, ...") is
+            # uniform already when the question fixes the case (a name fixes the type);
+            # its pool count given a name is a handful of draws, and flattening by that
+            # noise (fixed for the whole dataset) made some reviews rarely the answer, a
+            # cue a blind reader learnt (zh abstention/places 0.376). Where the case is
+            # free (an event's content given its size) the cases' shares are flattened
+            return True
+        return self.pool.accept(entity.kind, attr, value, rng, given)
+
+    def _one_case(self, entity: Entity, attr: str, dist: Template, given: Given) -> bool:
+        """Whether the values a question about ``attr`` may offer, given what it reveals,
+        are templates of one case (no more of them than the largest case holds)."""
+        support = self.pool.support(entity.kind, attr, given)
+        largest = max((len(v) for v in dist.cases.values()), default=len(dist.default))
+        return support is not None and 0 < len(support) <= max(largest, len(dist.default))
 
     @staticmethod
     def ref(entity: Entity, attr: str) -> FactRef:

@@ -12,7 +12,7 @@ import numpy as np
 from memsim.profile import Entity, Fact
 from memsim.qa._choices import normalise, pick_distinct
 from memsim.qa._context import QAContext
-from memsim.qa._types import FactRef, Statement
+from memsim.qa._types import FactRef, Hearsay, Statement
 from memsim.verbalize import render_date
 
 WAKING_START = dt.time(7)
@@ -41,6 +41,37 @@ def changed(ctx: QAContext, group: Sequence[Entity]) -> list[tuple[Entity, str]]
         for a, f in e.facts.items()
         if len(f.history) > 1 and a not in ctx.naming(e)
     ]
+
+
+def pick_changed(
+    ctx: QAContext, found: Sequence[tuple[Entity, str]], rng: np.random.Generator
+) -> tuple[Entity, str]:
+    """One of the changed facts ``found`` (see :func:`changed`), each (kind, attribute)
+    drawn in inverse proportion to how many evidence messages it would bring over the
+    dataset (how often it changes, in the noise profiles, times the values it has):
+    drawn uniformly, a weight that always changes (and three times) was evidence in a
+    quarter of all evidence messages over histories, and its words alone ("lb",
+    "weighed") picked the evidence out."""
+    told = told_rates(ctx)
+    weights = np.array([1 / told.get((e.kind, a), 1.0) for e, a in found])
+    return found[int(rng.choice(len(found), p=weights / weights.sum()))]
+
+
+def told_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
+    """(kind, attribute) -> values told per entity of the kind in the noise profiles
+    (its history's length when it changes, none when it does not), at least 0.05."""
+    key = ("history-told-rates",)
+    if key not in ctx.pool.memo:
+        told: dict[tuple[str, str], list[float]] = {}
+        for life in ctx.noise_profiles:
+            for e in life.entities:
+                for a, f in e.facts.items():
+                    told.setdefault((e.kind, a), []).append(
+                        len(f.history) if len(f.history) > 1 else 0
+                    )
+        ctx.pool.memo[key] = {k: max(float(np.mean(v)), 0.05) for k, v in told.items()}
+    rates: dict[tuple[str, str], float] = ctx.pool.memo[key]
+    return rates
 
 
 def morning(day: dt.date, rng: np.random.Generator) -> dt.datetime:
@@ -142,7 +173,7 @@ def value_options(
 
 def unsaid_hearsay(
     ctx: QAContext, entity: Entity, attr: str, options: Sequence[str]
-) -> tuple[tuple[str, str], ...]:
+) -> tuple[Hearsay, ...]:
     """The distractors of a history question that its history does not say (values of
     the pool, numbers near the answer), said to be someone else's (``QAContext.hearsay``):
     the superseded values are told, so these are what would leave the answer and the old

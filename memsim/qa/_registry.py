@@ -13,6 +13,7 @@ from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
 from memsim.qa._strata import unstratified
 from memsim.qa._types import Draft
+from memsim.verbalize import says_itself as _name_holds
 
 DraftFn = Callable[[QAContext, Profile, str, np.random.Generator], Draft | None]
 
@@ -115,14 +116,28 @@ def hybrid(
         told=a.told + b.told,
         said=a.said + b.said,
         # a value one part repeats as someone else's must not be in the other's answer
-        hearsay=tuple(h for h in a.hearsay + b.hearsay if h[0] not in options[0]),
+        hearsay=tuple(h for h in a.hearsay + b.hearsay if h.value not in options[0]),
+    )
+
+
+def says_itself(ctx: QAContext, profile: Profile, draft: Draft) -> bool:
+    """Whether the draft must state a fact its entity's name already says ("the Boston
+    Career Fair" is in Boston): the statement would be a tautology, and the name would
+    give the value away (the generator draws again, :func:`memsim.dataset.make_record`)."""
+    refs = (*draft.evidence, *draft.negatives, *draft.told)
+    if any(_name_holds(ctx.schema, ctx.loc, profile.entity(r.entity), r.attribute) for r in refs):
+        return True
+    lives = {p.id: p for p in ctx.other_lives(profile)} if draft.mentions else {}
+    return any(
+        pid in lives and _name_holds(ctx.schema, ctx.loc, lives[pid].entity(eid), attr)
+        for pid, eid, attr in draft.mentions
     )
 
 
 def _said(d: Draft) -> set[str]:
     """The part's distractors that its trajectory states (other entities' values, said
     of other people, or repeated as hearsay)."""
-    return {*d.said, *(value for value, _ in d.hearsay)}
+    return {*d.said, *(h.value for h in d.hearsay)}
 
 
 def _wrong(d: Draft, rng: np.random.Generator) -> list[str]:

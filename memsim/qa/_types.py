@@ -39,6 +39,23 @@ class Statement:
 
 
 @dataclass(frozen=True)
+class Hearsay:
+    """A distractor the user says is someone else's.
+
+    ``value`` as an option writes it; ``label`` "" for a sentence repeated as said by
+    someone else (the locale's ``hearsay``), else what a ``hearsay_of`` line calls the
+    attribute. ``kind`` and ``attribute`` name the attribute the value is of, when it
+    is one (not an e-mail's domain): a person's attribute is then said in its own
+    phrasings, of a person outside the profile ("My friend Grace is 172 cm tall."), so
+    the words around it are those of the user's own facts."""
+
+    value: str
+    label: str = ""
+    kind: str = ""
+    attribute: str = ""
+
+
+@dataclass(frozen=True)
 class Draft:
     """A question before it has a trajectory.
 
@@ -71,11 +88,10 @@ class Draft:
     said: tuple[str, ...] = ()
     """Distractors the trajectory states (values of the hard negatives, of the people
     of ``mentions``): the conversation mentions them as it mentions the answer."""
-    hearsay: tuple[tuple[str, str], ...] = ()
-    """Distractors the user says are someone else's, as (value, label): a sentence
-    (opinions, descriptions; label "") repeated as said by someone else (the locale's
-    ``hearsay``), or a value of any other type said to be someone's ``label`` (the
-    locale's ``hearsay_of``)."""
+    hearsay: tuple[Hearsay, ...] = ()
+    """Distractors the user says are someone else's: a sentence (opinions,
+    descriptions) repeated as said by someone else, or a value of any other type said
+    to be someone else's (see :class:`Hearsay`)."""
     statements: tuple[Statement, ...] = ()
     """Evidence said at chosen times (questions that read a value history)."""
     span: tuple[str, str] | None = None

@@ -37,6 +37,7 @@ from memsim.qa._context import QAContext
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef
+from memsim.qa._wording import simple_question
 from memsim.schema import location_attribute, workplace_attribute
 
 UNTOLD = 0.25
@@ -96,9 +97,7 @@ def abstention(
         return None
     options = [never, *values[1:]] if untold else [*values[:3], never]
     stated = ctx.said_options(options, said, mentions)
-    question = ctx.wording("simple", scenario, rng).format(
-        label=ctx.label(entity, attr), who=ctx.who(entity)
-    )
+    question = simple_question(ctx, entity, attr, scenario, rng)
     withheld = [ctx.ref(entity, attr)]
     if untold:  # a text made from the asked value would say it (an address from a name)
         withheld += [ctx.ref(entity, a) for a in entity.facts if _made_from(ctx, entity, a, attr)]
@@ -184,9 +183,7 @@ def _false_premise(
         return None
     picked = [shown[i] for i in rng.choice(len(shown), size=3, replace=False)]
     options = [never_told(ctx, ghost, attr), *picked]
-    question = ctx.wording("simple", "roles", rng).format(
-        label=ctx.label(model, attr), who=ctx.who(ghost)
-    )
+    question = simple_question(ctx, model, attr, "roles", rng, who=ctx.who(ghost))
     kind_mates = [e for e in group if e.kind == model.kind]
     return Draft(
         kind="abstention",

@@ -28,6 +28,7 @@ from memsim.qa._context import QAContext, others
 from memsim.qa._margin import comparison_margin
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.qa._wording import comparative_question
 from memsim.schema import within_margin
 
 OUTCOMES = ("first", "second", "same", "unknown")
@@ -187,8 +188,13 @@ def comparative(
     key = "later" if kind in ("month_day", "date", "datetime") else "higher"
     more = ctx.more(a, attr, key)
     who_a, who_b = ctx.who(a), ctx.who(b)
-    question = ctx.wording("comparative", scenario, rng).format(
-        a=who_a, b=who_b, label=ctx.label(a, attr), more=more
+    question = comparative_question(
+        ctx,
+        a,
+        attr,
+        scenario,
+        rng,
+        {"a": who_a, "b": who_b, "label": ctx.label(a, attr), "more": more},
     )
     if step:
         question = words["within"].format(question=question, margin=_said(ctx, a, attr, step))

@@ -19,6 +19,7 @@ from memsim.qa._choices import normalise
 from memsim.qa._context import SCENARIOS, QAContext, others
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.qa._wording import conditional_question
 
 
 @qa_kind("conditional", SCENARIOS)
@@ -49,11 +50,8 @@ def conditional(
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, target, options, avoid=cond)
     stated = ctx.said_options(options, said, mentions)
-    question = ctx.wording("conditional", scenario, rng).format(
-        label=ctx.label(entity, target),
-        group=ctx.group_label(group, plural=False),
-        cond_label=ctx.label(entity, cond),
-        cond_value=value,
+    question = conditional_question(
+        ctx, entity, target, cond, value, ctx.group_label(group, plural=False), scenario, rng
     )
     return Draft(
         kind="conditional",

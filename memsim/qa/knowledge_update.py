@@ -14,8 +14,9 @@ value is simply used), at random, and the change a ``before`` question names is 
 explicitly (its day is in the message); the superseded values are distractors first,
 then other values of the attribute (numbers near the answer), all distinct after
 normalisation, and those the history does not say are said to be someone else's
-(the locale's ``hearsay_of``), so every option is mentioned; the question is asked
-after the last change.
+(:mod:`memsim.trajectory._hearsay`), so every option is mentioned; the attribute asked
+is drawn so that each is evidence in as many messages over the dataset
+(:func:`memsim.qa._history.pick_changed`); the question is asked after the last change.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from memsim.qa._history import (
     history_span,
     iso,
     negatives,
+    pick_changed,
     since,
     statements,
     unsaid_hearsay,
@@ -68,7 +70,7 @@ def knowledge_update(
     found = changed(ctx, group)
     if not found:
         return None
-    entity, attr = found[int(rng.integers(len(found)))]
+    entity, attr = pick_changed(ctx, found, rng)
     fact = entity.facts[attr]
     n = len(fact.history)
     form = "now" if rng.random() < 0.5 else "before"

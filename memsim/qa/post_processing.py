@@ -30,7 +30,7 @@ from memsim.qa._choices import pick_distinct
 from memsim.qa._context import QAContext
 from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
 from memsim.qa._registry import qa_kind
-from memsim.qa._types import Draft, FactRef
+from memsim.qa._types import Draft, FactRef, Hearsay
 
 DRAWS = 32
 """Draws of the chosen transform before giving it up (transforms come out in about
@@ -70,7 +70,7 @@ def _draft(
     params: dict[str, object],
     value: object,
     negatives: tuple[FactRef, ...] = (),
-    hearsay: tuple[tuple[str, str], ...] = (),
+    hearsay: tuple[Hearsay, ...] = (),
 ) -> Draft:
     return Draft(
         negatives=negatives,

@@ -20,6 +20,7 @@ from memsim.qa._context import USER_TOO, QAContext
 from memsim.qa._pool import Given
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
+from memsim.qa._wording import simple_question
 
 
 def draw_fact(
@@ -58,9 +59,7 @@ def simple(
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, attr, options)
     stated = ctx.said_options(options, said, mentions)
-    question = ctx.wording("simple", scenario, rng).format(
-        label=ctx.label(entity, attr), who=ctx.who(entity)
-    )
+    question = simple_question(ctx, entity, attr, scenario, rng)
     return Draft(
         kind="simple",
         scenario=scenario,

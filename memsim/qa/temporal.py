@@ -43,6 +43,7 @@ from memsim.qa._history import (
     iso,
     morning,
     negatives,
+    pick_changed,
     since,
     statements,
     unsaid_hearsay,
@@ -75,7 +76,7 @@ def temporal(
     found = changed(ctx, group)
     if not found:
         return None
-    entity, attr = found[int(rng.integers(len(found)))]
+    entity, attr = pick_changed(ctx, found, rng)
     if rng.random() < 0.5:
         return _value_at(ctx, group, entity, attr, scenario, rng)
     return _elapsed(ctx, group, entity, attr, scenario, rng)

@@ -33,7 +33,8 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, Message, QAContext, planned_scenarios
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
-from memsim.verbalize import value_at
+from memsim.trajectory._hearsay import hearsay_lines
+from memsim.verbalize import says_itself, value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
@@ -129,7 +130,7 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         (e, f)
         for e in profile.entities
         for f in e.facts.values()
-        if f.id not in used and not _too_early(ctx, f)
+        if f.id not in used and not _too_early(ctx, f) and not _tautology(ctx, e, f)
     ]
     rates = evidence_rates(ctx)
     weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
@@ -145,19 +146,9 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("chit_chat", text=lines[i])
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
-    units += [
-        _Unit("chit_chat", text=_hearsay(ctx, value, label, rng)) for value, label in draft.hearsay
-    ]
+    units += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
     units += _noise(ctx, profile, draft, rng)
     return units
-
-
-def _hearsay(ctx: QAContext, value: str, label: str, rng: np.random.Generator) -> str:
-    """A distractor the user says is someone else's: a sentence quoted (no label), or
-    someone's ``label`` said to be ``value``."""
-    if not label:
-        return ctx.choose(ctx.loc.hearsay, rng).format(value=value)
-    return ctx.cap(ctx.choose(ctx.loc.hearsay_of, rng).format(label=label, value=value))
 
 
 def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
@@ -216,6 +207,12 @@ def _too_early(ctx: QAContext, fact: Fact) -> bool:
     return dt.date.fromisoformat(str(fact.value)[:10]) <= ctx.schema.timeline.start
 
 
+def _tautology(ctx: QAContext, entity: Entity, fact: Fact) -> bool:
+    """A fact its entity's name already says ("the Boston Career Fair" is in Boston):
+    never filler or noise, every statement of it would be a tautology."""
+    return says_itself(ctx.schema, ctx.loc, entity, fact.attribute)
+
+
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
     """Merge some filler messages about the same entity into two-fact messages."""
     out: list[_Unit] = []
@@ -269,7 +266,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
             (e, f)
             for e in group
             for f in e.facts.values()
-            if f"{life.id}:{f.id}" not in said and not _too_early(ctx, f)
+            if f"{life.id}:{f.id}" not in said
+            and not _too_early(ctx, f)
+            and not _tautology(ctx, e, f)
         ]
         if need <= 0 or not spare:
             continue

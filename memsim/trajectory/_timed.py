@@ -29,14 +29,15 @@ from memsim.trajectory._build import (
     MESSAGES_PER_TRAJECTORY,
     RATE_FLOOR,
     WAKING,
-    _hearsay,
     _iso,
     _pair_some,
     _place,
+    _tautology,
     _Unit,
     evidence_rates,
 )
 from memsim.trajectory._changes import change_text, tells_change
+from memsim.trajectory._hearsay import hearsay_lines
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def _timed_units(
         for f in e.facts.values()
         if f.id not in used
         and not (f.type == "datetime" and dt.datetime.fromisoformat(str(f.value)) <= begin)
+        and not _tautology(ctx, e, f)
     ]
     decoys = _decoy_histories(ctx, draft, spare, begin, asked, rng)
     told_ids = {t.unit.facts[0][1].id for t in decoys}
@@ -146,7 +148,7 @@ def _timed_units(
     ]
     # distractors the history does not say, said to be someone else's (as in every
     # trajectory), so the answer and the old values are not the only options mentioned
-    plain += [_Unit("chit_chat", text=_hearsay(ctx, v, label, rng)) for v, label in draft.hearsay]
+    plain += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
     timed = out + decoys + [_Timed(u, begin, asked) for u in plain]
     return [_before_events(t) for t in timed]
 

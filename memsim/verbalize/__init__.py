@@ -1,6 +1,7 @@
 """Stage 5: facts become user messages (offline templates by default)."""
 
 from memsim.verbalize._locale import LocaleData, load_locale
+from memsim.verbalize._outsider import outsider_pattern, outsider_phrasings
 from memsim.verbalize._overlay import faker_locale, merge, name_format, overlay_of, schema_locale
 from memsim.verbalize._render import (
     capitalize_first,
@@ -14,8 +15,10 @@ from memsim.verbalize._render import (
     render_month_day,
     render_value,
     resolve_relative,
+    template_fields,
     value_at,
 )
+from memsim.verbalize._tautology import naming_attributes, says_itself
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer
 
 __all__ = [
@@ -27,6 +30,9 @@ __all__ = [
     "load_locale",
     "merge",
     "name_format",
+    "naming_attributes",
+    "outsider_pattern",
+    "outsider_phrasings",
     "overlay_of",
     "parse_when",
     "refer",
@@ -38,6 +44,8 @@ __all__ = [
     "render_month_day",
     "render_value",
     "resolve_relative",
+    "says_itself",
     "schema_locale",
+    "template_fields",
     "value_at",
 ]

@@ -76,6 +76,27 @@ class Questions(_Strict):
     """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
     [...]}}`` where a language words questions about things and about people apart."""
 
+    condition: str = "the {group} whose {label} is {value}"
+    """The noun phrase that picks an entity out by an attribute without a ``condition``
+    of its own in :attr:`by_attribute`."""
+    by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording of one attribute (``<kind>.<attribute>`` or ``<attribute>``) over the
+    kinds' general wording, so a question reads as one would ask it ("What did I think
+    of {who}?", not "What is the opinion of {who}?"): ``simple`` questions (``{who}``,
+    ``{whose}``, ``{be}``, ``{have}``, ``{s}`` agree with whom they ask about; one with
+    ``{who}`` and none of ``{be}``/``{have}``/``{s}`` is not asked of the user),
+    ``comparative`` ones (``{a}``, ``{b}``), and ``condition``: the noun phrase that
+    picks an entity out by the attribute in a conditional question ("the {group} I
+    {value}": "the item I own"; ``{group}``, ``{value}``, ``{a}`` its article)."""
+
+    def of_attribute(self, kind: str, attribute: str, key: str) -> list[str]:
+        """The attribute's own wording for ``key`` (none: the kind's general wording)."""
+        for name in (f"{kind}.{attribute}", attribute):
+            found = self.by_attribute.get(name, {}).get(key)
+            if found:
+                return list(found)
+        return []
+
     def wording(self, kind: str, scenario: str) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
         a scenario."""
@@ -225,6 +246,11 @@ class LocaleData(_Strict):
     else in the conversation says (an attribute of the user's own, of a kind with one
     entity): so the answer is not the only option the conversation holds (none: only
     text distractors are repeated, as ``hearsay``)."""
+    hearsay_people: list[str] = Field(default_factory=list)
+    """A person outside the profile, as a ``hearsay_of`` value of a person's attribute
+    is said of them in the attribute's own phrasings ("my friend {first}": ``{first}``
+    a first name, ``{last}`` a last name, from the locale's name lists); none: such
+    values are said in ``hearsay_of`` lines."""
     hearsay_label: str = "{kind}'s {label}"
     """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
     ("textbook's price"); the user's attributes go by their label alone."""

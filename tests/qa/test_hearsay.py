@@ -77,7 +77,45 @@ def test_hearsay_lines_say_whose_attribute_a_distractor_is(
                 assert m["role"] == "chit_chat" and not m["facts"]
                 assert hit.group("value") in wrong  # a distractor, never the answer
                 found[scenario].add(hit.group("label"))
-    assert found["user"] and found["items"]
+    assert found["items"]
     # the textbook's attributes are named with their kind, the user's by their label alone
     assert all(textbook in label for label in found["items"])
     assert not any(textbook in label for label in found["user"])
+
+
+def _says(message: str, option: str) -> bool:
+    """Whether ``message`` says ``option``: as written, or its number (a phrasing may
+    leave out the unit: "his age is 19")."""
+    number = re.fullmatch(r"\D*?(\d+)\D*", option)
+    if number is not None:
+        return re.search(rf"(?<!\d){number.group(1)}(?!\d)", message) is not None
+    return option in message
+
+
+def test_a_persons_distractor_is_said_of_someone_outside_the_profile_in_its_own_words(
+    campus: tuple[QAContext, list[Any]],
+) -> None:
+    """The user's distractors are said of a friend, a neighbor... (the locale's
+    ``hearsay_people``) in the attribute's own phrasings, as the user's facts are, so
+    their words mark no role: each says a distractor, never the answer, and names no one
+    of the profile."""
+    ctx, profiles = campus
+    starts = tuple(ctx.loc.cap(p.split("{")[0]) for p in ctx.loc.hearsay_people)
+    said = 0
+    for i, r in enumerate(_records(campus, "simple", "user")):
+        choices = r["QA"]["choices"]
+        gold = choices[r["QA"]["ground_truth"]]
+        wrong = [v for v in choices.values() if v != gold]
+        names = [
+            str(f.value) for e in profiles[i].entities for a, f in e.facts.items() if a == "name"
+        ]
+        for m in r["message_list"]:
+            text = m["message"]
+            if m["role"] != "chit_chat" or text in ctx.loc.chit_chat or not text.startswith(starts):
+                continue
+            said += 1
+            assert not m["facts"]
+            assert any(_says(m["message"], w) for w in wrong), m["message"]
+            assert not _says(m["message"], gold), m["message"]
+            assert not any(n in m["message"] for n in names), m["message"]
+    assert said > 0

@@ -1,0 +1,85 @@
+"""Which attributes a question names by their own wording instead of their label: "How
+old is my peer?" names the age, "What did I think of the item I own?" the opinion and
+the relationship (the locale's ``questions.by_attribute``, see
+:mod:`memsim.qa._wording`). :func:`question_names_terms` takes such a label as said."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memsim.audit._context import AuditContext
+from memsim.audit._text import fold
+from memsim.schema import user_kind
+from memsim.verbalize import template_fields
+
+LEAST = 2
+"""A template whose words outside its tokens are fewer letters than this says nothing
+of its attribute (it is not taken as naming it)."""
+
+
+def worded_labels(ctx: AuditContext, question: str) -> set[str]:
+    """The labels of the attributes whose own question wording ``question`` uses."""
+    if ctx.schema is None or ctx.locale is None or not ctx.locale.questions.by_attribute:
+        return set()
+    folded = fold(question)
+    out: set[str] = set()
+    for label, patterns in _patterns(ctx).items():
+        if any(p.search(folded) for p in patterns):
+            out.add(label)
+    return out
+
+
+def user_named(ctx: AuditContext, question: str) -> set[str]:
+    """The user's possessive ("my"), as said when ``question`` names the user by the
+    pronoun the messages use instead ("How old am I?"): a word of its own (in text
+    without spaces, anywhere)."""
+    if ctx.locale is None or ctx.schema is None:
+        return set()
+    kind = user_kind(ctx.schema)
+    refer = ctx.schema.entities[kind].refer.get(ctx.locale.code, "") if kind else ""
+    me = fold(refer) if refer and not template_fields(refer) else ""
+    if not me:
+        return set()
+    text = fold(question)
+    if re.search(r"[^\x00-\x7f]", me):  # written without spaces: anywhere
+        said = me in text
+    else:
+        said = re.search(rf"(?<!\w){re.escape(me)}(?!\w)", text) is not None
+    return {ctx.locale.self_forms.whose} if said else set()
+
+
+def _patterns(ctx: AuditContext) -> dict[str, list[re.Pattern[str]]]:
+    found = ctx.shared.get("attribute_wording")
+    if found is None:
+        assert ctx.schema is not None and ctx.locale is not None
+        found = {}
+        questions = ctx.locale.questions
+        for kind in ctx.schema.entities:
+            for attr, a in ctx.schema.attributes_of(kind).items():
+                label = a.label.get(ctx.locale.code, attr.replace("_", " "))
+                templates = [
+                    t
+                    for key in ("simple", "comparative", "condition")
+                    for t in questions.of_attribute(kind, attr, key)
+                ]
+                found.setdefault(label, []).extend(
+                    p for t in templates if (p := _pattern(t)) is not None
+                )
+        ctx.shared["attribute_wording"] = found
+    assert isinstance(found, dict)
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _pattern(template: str) -> re.Pattern[str] | None:
+    """The template's words, its tokens any text between them."""
+    parts = re.split(r"\{[^{}]*\}", fold(template))
+    if sum(len(re.sub(r"\W", "", p)) for p in parts) < LEAST or not template_fields(template):
+        return None
+    return re.compile(
+        ".+?".join(re.escape(p.strip(" ?？.。")) for p in parts if p.strip(" ?？.。"))
+    )
+
+
+__all__ = ["user_named", "worded_labels"]

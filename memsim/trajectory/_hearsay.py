@@ -1,0 +1,106 @@
+"""Distractors the user says are someone else's (a draft's ``hearsay``).
+
+Guarantees:
+- a sentence (an opinion) is quoted as someone else's words (the locale's ``hearsay``);
+- a value of a person's attribute is said in one of that attribute's own phrasings,
+  about a person outside the profile (the locale's ``hearsay_people``: "my friend
+  {first}"), so the words around it are the words the user's own facts are said in
+  and mark no role (the evidence-vs-rest text classifier reads them as a fact);
+- that person's first name is in no name of the profile's people, and no two lines of
+  one trajectory name the same person (no one is said to have two values);
+- any other value (an event's, an item's, an e-mail's domain) is said in a
+  ``hearsay_of`` line, with its label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from memsim.profile import Profile
+from memsim.qa import Hearsay, QAContext
+from memsim.sampling import name_lists
+from memsim.schema import PersonName, Schema
+from memsim.verbalize import faker_locale, outsider_phrasings
+
+
+def hearsay_lines(
+    ctx: QAContext, profile: Profile, items: Sequence[Hearsay], rng: np.random.Generator
+) -> list[str]:
+    """One message per item, in order."""
+    if not items:
+        return []
+    people = _people(ctx, profile, len(items), rng)
+    out = []
+    for item, person in zip(items, people, strict=True):
+        phrasings = outsider_phrasings(ctx.schema, ctx.loc, item.kind, item.attribute)
+        value = _bare(ctx, item)
+        if not item.label:
+            out.append(ctx.choose(ctx.loc.hearsay, rng).format(value=item.value))
+        elif phrasings and value is not None and person is not None:
+            out.append(_said_of(ctx, item, value, person, ctx.choose(phrasings, rng)))
+        else:
+            line = ctx.choose(ctx.loc.hearsay_of, rng)
+            out.append(ctx.cap(line.format(label=item.label, value=item.value)))
+    return out
+
+
+def _bare(ctx: QAContext, item: Hearsay) -> str | None:
+    """The value as a phrasing's ``{value}`` writes it: the option without its unit."""
+    if not item.kind or item.kind not in ctx.schema.entities:
+        return None
+    attr = ctx.schema.attributes_of(item.kind).get(item.attribute)
+    if attr is None or not attr.unit:
+        return item.value
+    before, _, after = ctx.loc.with_unit.format(value="\0", unit=attr.unit).partition("\0")
+    if item.value.startswith(before) and item.value.endswith(after):
+        return item.value[len(before) : len(item.value) - len(after)]
+    return None
+
+
+def _said_of(ctx: QAContext, item: Hearsay, value: str, who: str, template: str) -> str:
+    attr = ctx.schema.attributes_of(item.kind)[item.attribute]
+    forms = ctx.loc.other_forms
+    tokens = {
+        "value": value,
+        "who": who,
+        "whose": forms.whose.format(who=who),
+        "be": forms.be,
+        "have": forms.have,
+        "s": forms.s,
+        "a": ctx.loc.article_for(value),
+        "unit": attr.unit or "",
+    }
+    return ctx.cap(template.format(**tokens).replace("  ", " "))
+
+
+def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) -> list[str | None]:
+    """``n`` people outside the profile, each named once (None without the locale's
+    ``hearsay_people``)."""
+    if not ctx.loc.hearsay_people:
+        return [None] * n
+    lists = name_lists(faker_locale(ctx.schema))
+    taken = _names(ctx.schema, profile)
+    firsts = [f for f in lists["male"][0] + lists["female"][0] if not any(f in t for t in taken)]
+    lasts = lists["last"][0]
+    picked = rng.choice(len(firsts), size=min(n, len(firsts)), replace=False)
+    out: list[str | None] = []
+    for i in picked:
+        template = ctx.choose(ctx.loc.hearsay_people, rng)
+        last = lasts[int(rng.integers(len(lasts)))]
+        out.append(template.format(first=firsts[int(i)], last=last))
+    return out + [None] * (n - len(out))
+
+
+def _names(schema: Schema, profile: Profile) -> list[str]:
+    """The profile's people's names."""
+    out = []
+    for e in profile.entities:
+        for name, attr in schema.attributes_of(e.kind).items():
+            if isinstance(attr.dist, PersonName) and name in e.facts:
+                out.append(str(e.facts[name].value))
+    return out
+
+
+__all__ = ["hearsay_lines"]

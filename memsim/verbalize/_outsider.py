@@ -1,0 +1,102 @@
+"""A person's attribute said of someone outside the profile ("My friend Grace is 172 cm
+tall."): which of the attribute's phrasings can say it, and the pattern that reads such
+a sentence back (the audit's proof that a line with no facts is one of these).
+
+The person is one of the locale's ``hearsay_people`` ("my friend {first}"); the phrasing
+names nothing of the entity's own beyond the value, so it fits anyone."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memsim.schema import PersonName, Schema, is_user
+from memsim.verbalize._locale import LocaleData
+from memsim.verbalize._render import template_fields
+
+PERSON_TOKENS = frozenset({"value", "who", "whose", "be", "have", "s", "a", "unit"})
+"""What a phrasing may name to be said of a person outside the profile: nothing of the
+entity's own beyond the value (no ``{name}``, no ``{employer}``)."""
+
+
+AGREEMENT = frozenset({"whose", "be", "have", "s"})
+"""Tokens that agree with whoever the phrasing speaks of: the user's own phrasings
+that name none ("{who} study at {value}", written for "I") are not said of others."""
+
+
+def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: str) -> list[str]:
+    """The phrasings of ``kind.attribute`` that can be said of a person outside the
+    profile: ``kind`` is a person's (the user's, or one with a person's name), the
+    phrasing names nothing of the entity's own but the value, and agrees with whom it
+    speaks of (see :data:`AGREEMENT`). None for a text or a time, or an attribute that
+    fixes a name's gender ("my friend Grace is male" would contradict her name)."""
+    if kind not in schema.entities:
+        return []
+    attrs = schema.attributes_of(kind)
+    attr = attrs.get(attribute)
+    names = [a for a in attrs.values() if isinstance(a.dist, PersonName)]
+    user = is_user(schema, kind)
+    if attr is None or attr.type in ("text", "datetime") or not (names or user):
+        return []
+    if attribute in {a.dist.gender for a in names if isinstance(a.dist, PersonName)}:
+        return []
+    out = []
+    for t in attr.phrasings.get(loc.code, []):
+        fields = set(template_fields(t))
+        if not (fields <= PERSON_TOKENS and {"who", "whose"} & fields and "value" in fields):
+            continue
+        if user and not fields & AGREEMENT:
+            continue
+        out.append(t)
+    return out
+
+
+def outsider_pattern(template: str, loc: LocaleData, unit: str) -> re.Pattern[str]:
+    """``template`` said of one of the locale's ``hearsay_people`` as a pattern whose
+    group ``value`` is the value (case-folded at the start, as messages are capitalised)."""
+    forms = loc.other_forms
+    articles = tuple(sorted({loc.article, loc.article_before_vowel}))
+    return _pattern(
+        template, tuple(loc.hearsay_people), forms.whose, forms.be, forms.have, forms.s,
+        articles, unit,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=1024)
+def _pattern(
+    template: str,
+    people_forms: tuple[str, ...],
+    whose_form: str,
+    be: str,
+    have: str,
+    s: str,
+    articles: tuple[str, ...],
+    unit: str,
+) -> re.Pattern[str]:
+    name = r"[^\W\d_]+"
+    people = [
+        re.escape(p).replace(re.escape("{first}"), name).replace(re.escape("{last}"), name)
+        for p in people_forms
+    ]
+    who = "(?:" + "|".join(people) + ")"
+    groups = {
+        "\0value\0": "(?P<value>.+?)",
+        "\0whose\0": re.escape(whose_form).replace(re.escape("{who}"), who),
+        "\0who\0": who,
+        "\0a\0": "(?:"
+        + "|".join(re.escape(a) for a in sorted(articles, key=len, reverse=True))
+        + ")",
+    }
+    # filled as the verbalizer fills it (a double space an empty token leaves is folded),
+    # then every placeholder turned into its pattern
+    text = template.format(
+        value="\0value\0", who="\0who\0", whose="\0whose\0", a="\0a\0" if any(articles) else "",
+        be=be, have=have, s=s, unit=unit,
+    ).replace("  ", " ")  # fmt: skip
+    pattern = re.escape(text)
+    for key, group in groups.items():
+        pattern = pattern.replace(re.escape(key), group)
+    return re.compile(pattern, re.IGNORECASE | re.DOTALL)
+
+
+__all__ = ["PERSON_TOKENS", "outsider_pattern", "outsider_phrasings"]

@@ -1,0 +1,52 @@
+"""Facts a message could only state as a tautology: the value is already part of the
+name the entity is called by ("The Boston Career Fair takes place in Boston",
+"Pinecrest Park is a park", "阳光小区属于小区").
+
+Every phrasing of such a fact names the entity, so every statement of it repeats the
+name's own word. The generator never states one (not as filler, noise or a decoy, and
+no question is built on one: its name would give the value away as well); the audit's
+``tautological_statements`` check counts any that is stated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memsim.profile import Entity
+from memsim.schema import Schema
+from memsim.verbalize._locale import LocaleData
+from memsim.verbalize._render import template_fields
+
+WORDY = ("categorical", "text")
+"""Value types whose words a name can hold (a number or a date in a name is not its
+attribute's value said again)."""
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+def naming_attributes(schema: Schema, loc: LocaleData, kind: str) -> tuple[str, ...]:
+    """The attributes the kind's entities are called by in ``loc`` ("the {name}")."""
+    return template_fields(schema.entities[kind].refer.get(loc.code, ""))
+
+
+def says_itself(schema: Schema, loc: LocaleData, entity: Entity, attr: str) -> bool:
+    """Whether ``entity``'s ``attr`` has a value that a name the entity is called by
+    holds, as whole words (case-folded; as characters where words have no spaces)."""
+    fact = entity.facts.get(attr)
+    naming = naming_attributes(schema, loc, entity.kind)
+    if fact is None or fact.type not in WORDY or attr in naming:
+        return False
+    value = str(fact.value)
+    return any(holds(str(entity.facts[n].value), value) for n in naming if n in entity.facts)
+
+
+def holds(name: str, value: str) -> bool:
+    """Whether ``name`` holds ``value`` as whole words (as characters in CJK text)."""
+    name, value = name.casefold(), value.casefold().strip()
+    if len(value) < 2:
+        return False
+    if _CJK.search(value):
+        return value in name
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", name) is not None
+
+
+__all__ = ["holds", "naming_attributes", "says_itself"]

@@ -1,0 +1,43 @@
+"""Which facts a message could only state as a tautology: a value the entity's name
+holds, as whole words (as characters in Chinese)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memsim.qa import make_context
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
+from memsim.verbalize import says_itself, schema_locale
+from memsim.verbalize._tautology import holds
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_name_holds_a_value_as_whole_words() -> None:
+    assert holds("Pinecrest Park", "park")
+    assert holds("The Boston Career Fair", "Boston")
+    assert holds("Salt Lake City Group Fitness Class", "Salt Lake City")
+    assert not holds("Parkside Commons", "park")  # part of a word
+    assert not holds("Boston Career Fair", "New York")
+    assert holds("阳光小区", "小区")
+    assert not holds("东湖公园", "小区")
+    assert not holds("Mall A", "a")  # one letter says nothing
+
+
+def test_default_events_say_their_city_and_people_say_nothing() -> None:
+    """Every default work and leisure event's name is made from its city; a person
+    is called "my {relation}", which holds none of their values."""
+    schema = load_schema(ROOT / "schemas" / "daily_life.en.yaml")
+    ctx = make_context(schema, 0)
+    loc = schema_locale(schema)
+    events = people = 0
+    for profile in ProfileSampler(ctx.net).profiles(0, 0, 20):
+        for e in profile.entities:
+            if e.kind in ("work_event", "leisure_event"):
+                events += says_itself(schema, loc, e, "location")
+                assert not says_itself(schema, loc, e, "name")  # what it is called by
+            if e.kind in ("relative", "colleague"):
+                people += sum(says_itself(schema, loc, e, a) for a in e.facts)
+    assert events == 20 * 4
+    assert people == 0
