@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
 from memsim.audit._text import squash
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+from memsim.audit._wording import worded_labels
 
 PER_TYPE = re.compile(r"^(\d+)_([a-z_]+?)_([a-z]+)\.json$")
 SCENARIO_KEYS = {
@@ -98,12 +100,20 @@ def quote_length(entity: Entity, question: str, skip: set[str]) -> int:
     return max(lengths, default=0)
 
 
-def values_of(entity: Entity, question: str = "") -> dict[str, str]:
+def values_of(
+    entity: Entity, question: str = "", worded: Collection[str] = ()
+) -> dict[str, str]:
     """The entity's values (squashed) -> their keys; with ``question``, only the values
-    of the keys the question names when it names any (our graphs' keys are labels)."""
+    of the keys the question names when it names any (our graphs' keys are labels): by
+    the label itself, or by the attribute's own wording (``worded``: "Where is my peer's
+    workplace?" names the work city, :mod:`memsim.audit._wording`)."""
     values = {squash(str(v)): k for k, v in entity.items() if isinstance(v, str)}
     if question:
-        asked = {v: k for v, k in values.items() if len(k) >= 3 and squash(k) in squash(question)}
+        asked = {
+            v: k
+            for v, k in values.items()
+            if (len(k) >= 3 and squash(k) in squash(question)) or k in worded
+        }
         if asked:
             return asked
     return values
@@ -115,6 +125,7 @@ def derive_part(
     pool: list[Entity],
     conditional: bool,
     by_label: bool = False,
+    worded: Collection[str] = (),
 ) -> tuple[str, Any]:
     """(outcome, detail): outcome is derived | unidentified | no_match | ambiguous."""
     option_keys = {squash(o) for o in options}
@@ -141,8 +152,9 @@ def derive_part(
             candidates = [e for e in candidates if length[id(e)] == best]
     if not candidates:
         return "unidentified", None
+    said = question if by_label else ""
     matches = {
-        i: {squash(o) for o in options if squash(o) in values_of(e, question if by_label else "")}
+        i: {squash(o) for o in options if squash(o) in values_of(e, said, worded)}
         for i, e in enumerate(candidates)
     }
     found = {next(iter(m)) for m in matches.values() if len(m) == 1}
@@ -219,7 +231,12 @@ class MemDailyAnswers:
             )
             pool = all_entities(graph) if self.by_position else entities(graph, scenario)
             outcome, detail = derive_part(
-                q, part_options, pool, item.type == "conditional", self.by_position
+                q,
+                part_options,
+                pool,
+                item.type == "conditional",
+                self.by_position,
+                worded_labels(self.ctx, q) if self.by_position else (),
             )
             tally = self.tally.setdefault(f"{item.type}/{item.scenario}", Counter())
             tally[outcome] += 1

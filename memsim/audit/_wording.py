@@ -20,7 +20,7 @@ of its attribute (it is not taken as naming it)."""
 
 def worded_labels(ctx: AuditContext, question: str) -> set[str]:
     """The labels of the attributes whose own question wording ``question`` uses."""
-    if ctx.schema is None or ctx.locale is None or not ctx.locale.questions.by_attribute:
+    if ctx.locale is None or not ctx.locale.questions.by_attribute:
         return set()
     folded = fold(question)
     out: set[str] = set()
@@ -51,6 +51,20 @@ def user_named(ctx: AuditContext, question: str) -> set[str]:
 
 def _patterns(ctx: AuditContext) -> dict[str, list[re.Pattern[str]]]:
     found = ctx.shared.get("attribute_wording")
+    if found is None and ctx.schema is None:
+        # no schema (a MemDaily-format folder alone): the locale's own keys, an attribute's
+        # label taken as its name spoken ("work_city" -> "work city"), as graphs.json says it
+        assert ctx.locale is not None
+        found = {}
+        for name, wordings in ctx.locale.questions.by_attribute.items():
+            label = name.rsplit(".", 1)[-1].replace("_", " ")
+            found.setdefault(label, []).extend(
+                p
+                for key in ("simple", "comparative", "condition")
+                for t in wordings.get(key, ())
+                if (p := _pattern(t)) is not None
+            )
+        ctx.shared["attribute_wording"] = found
     if found is None:
         assert ctx.schema is not None and ctx.locale is not None
         found = {}
