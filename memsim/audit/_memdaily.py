@@ -100,9 +100,7 @@ def quote_length(entity: Entity, question: str, skip: set[str]) -> int:
     return max(lengths, default=0)
 
 
-def values_of(
-    entity: Entity, question: str = "", worded: Collection[str] = ()
-) -> dict[str, str]:
+def values_of(entity: Entity, question: str = "", worded: Collection[str] = ()) -> dict[str, str]:
     """The entity's values (squashed) -> their keys; with ``question``, only the values
     of the keys the question names when it names any (our graphs' keys are labels): by
     the label itself, or by the attribute's own wording (``worded``: "Where is my peer's
