@@ -34,14 +34,16 @@ def described(question: str) -> bool:
 
 
 def _linked(a: Message, b: Message) -> bool:
-    """Whether two messages speak of the same person (of the user's life) or thing (by
-    the tokens of its name: two of them, or all that either writes)."""
+    """Whether two messages speak of the same person (of the user's life) or thing: by
+    the tokens of its name, more than half of the fewer one writes ("the New York Career
+    Fair" is not "the Monthly Book Club Meetup in New York"; "Silver Falls" at a
+    sentence's start leaves only "Falls")."""
     pa, pb = people(a.text), people(b.text)
     if pa or pb:
         return bool(pa) and bool(pb) and pa[0] == pb[0]
     ma, mb = marks(a.text), marks(b.text)
-    need = min(2, len(ma), len(mb))
-    return need > 0 and len(ma & mb) >= need
+    fewer = min(len(ma), len(mb))
+    return fewer > 0 and 2 * len(ma & mb) > fewer
 
 
 def _says(question: str, asked: set[str], message: Message, option: str) -> tuple[int, int]:
