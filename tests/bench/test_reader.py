@@ -236,7 +236,7 @@ def test_comparisons_in_the_attributes_own_words_read_both_values(
             v for k, v in qa["choices"].items() if k not in (_told(r, "never"), _told(r, "same"))
         ]
         one = tuple(m for m in ev if sides[1].lower().removeprefix("my ") not in m.text.lower())
-        if one and len(one) < len(ev) and not sides[1].lower() in ("me", "i"):
+        if one and len(one) < len(ev) and sides[1].lower() not in ("me", "i"):
             assert READER.choose(item(r, one)) == _told(r, "never told"), qa["question"]
         checked += 1
     assert checked > 0
