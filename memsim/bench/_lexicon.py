@@ -31,6 +31,9 @@ class Lexicon:
     seasons: dict[str, tuple[int, ...]] = field(default_factory=dict)
     others_speaking: tuple[str, ...] = ()
     change_markers: tuple[str, ...] = ()
+    comparisons: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    margin: str = ""
+    descriptions: tuple[str, ...] = ()
     never_told: tuple[str, ...] = ()
     same: tuple[str, ...] = ()
     question_join: str = ""
@@ -48,6 +51,9 @@ def lexicon(code: str, folder: Path = FOLDER) -> Lexicon:
     unknown = set(data) - set(Lexicon.__dataclass_fields__)
     if unknown:
         raise ValueError(f"{path}: unknown keys {sorted(unknown)}")
+    for words, how in data.get("comparisons", {}).items():
+        if not how or how[0] not in ("higher", "lower"):
+            raise ValueError(f"{path}: comparisons.{words}: expected [higher|lower, what, ...]")
     return Lexicon(
         months=tuple(str(m).lower() for m in data.get("months", ())),
         weekdays=tuple(str(w).lower() for w in data.get("weekdays", ())),
@@ -58,6 +64,11 @@ def lexicon(code: str, folder: Path = FOLDER) -> Lexicon:
         seasons={str(k): tuple(v) for k, v in data.get("seasons", {}).items()},
         others_speaking=tuple(data.get("others_speaking", ())),
         change_markers=tuple(data.get("change_markers", ())),
+        comparisons={
+            str(k).lower(): tuple(str(x) for x in v) for k, v in data.get("comparisons", {}).items()
+        },
+        margin=str(data.get("margin", "")),
+        descriptions=tuple(str(w) for w in data.get("descriptions", ())),
         never_told=tuple(data.get("never_told", ())),
         same=tuple(data.get("same", ())),
         question_join=str(data.get("question_join", "")),

@@ -127,11 +127,22 @@ def speaking_of(memory: Sequence[Message], who: str) -> list[Message]:
     return [m for m in reversed(memory) if mentions(m.text, who)]
 
 
+def day_of_year(text: str) -> float | None:
+    """The day of the year (of a leap year, so February 29 has one) of the first month and
+    day ``text`` writes: a birthday, ordered and measured in days."""
+    md = month_day(text)
+    if md is None:
+        return None
+    try:
+        return float(dt.date(2000, md[0], md[1]).timetuple().tm_yday)
+    except ValueError:
+        return None
+
+
 def value_of(attribute: str, message: Message) -> float | None:
     """``attribute``'s value in the message, as a number that orders like it."""
     if attribute in ("birthday",):
-        md = month_day(message.text)
-        return None if md is None else float(md[0] * 32 + md[1])
+        return day_of_year(message.text)
     if attribute in ("date", "time", "day"):
         found = dates(message.text, said(message))
         return float(found[0].toordinal()) if found else None
@@ -140,8 +151,7 @@ def value_of(attribute: str, message: Message) -> float | None:
 
 def threshold(attribute: str, text: str) -> float | None:
     if attribute == "birthday":
-        md = month_day(text)
-        return None if md is None else float(md[0] * 32 + md[1])
+        return day_of_year(text)
     if attribute in ("date", "time", "day"):
         found = dates(text, None)
         return float(found[0].toordinal()) if found else None

@@ -24,6 +24,8 @@ from memsim.bench._calendar import (
     timeline,
     weekday,
 )
+from memsim.bench._condition import condition
+from memsim.bench._lexicon import EN
 from memsim.bench._reading import (
     Part,
     core,
@@ -39,34 +41,66 @@ from memsim.bench._reading import (
     value_of,
 )
 from memsim.bench._tokenize import tokenize
-from memsim.bench._values import about_user, measure, mentions, people
+from memsim.bench._values import about_user, duration_hours, measure, mentions, number, people
 
 _LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\b", re.I)
+_MARGIN_RE = re.compile(EN.margin, re.I) if EN.margin else None
+
+
+def asked_comparison(question: str) -> tuple[bool, tuple[str, ...]] | None:
+    """Whether the lower value wins, and what may be compared (tried in order): from
+    "whose X is lower", else from the lexicon's comparison words ("Who is older", "Which
+    lasts longer"), the longest found deciding."""
+    match = re.search(r"\bwhose (\w+) is (\w+)", question)
+    if match is not None:
+        return bool(_LOWER_RE.search(match.group(2))), (match.group(1).lower(),)
+    low = question.lower()
+    found = [w for w in EN.comparisons if re.search(rf"\b{re.escape(w)}\b", low)]
+    if not found:
+        return None
+    direction, *attributes = EN.comparisons[max(found, key=len)]
+    return direction == "lower", tuple(attributes)
+
+
+def margin_of(question: str, attribute: str) -> float:
+    """The difference a question says counts as the same ("A difference of 50 dollars or
+    less counts as the same."), in the unit :func:`value_of` reads; 0 when none is said."""
+    match = None if _MARGIN_RE is None else _MARGIN_RE.search(question)
+    if match is None:
+        return 0.0
+    text = match.group(1)
+    found = duration_hours(text) if attribute == "duration" else number(text)
+    return 0.0 if found is None else found
 
 
 def comparative(p: Part) -> str | None:
-    """ "Of A and B, whose X is higher?": both values read from the messages about each
-    (the latest), compared in the asked direction; a tie is "the same", a missing value
-    "never told you both"."""
-    match = re.search(r"\bwhose (\w+) is (\w+)", p.question)
-    if match is None:
+    """ "Of A and B, whose X is higher?", "Who is older, A or B?": both values read from
+    the messages about each (the latest), compared in the asked direction; a tie (or a
+    difference within the stated margin) is "the same", a missing value "never told you
+    both"."""
+    asked = asked_comparison(p.question)
+    if asked is None:
         return None
     entities = [c for c in p.candidates if not never(c) and not same(c)]
     if len(entities) != 2 or len(entities) == len(p.candidates):
         return None
-    attribute, lower = match.group(1).lower(), bool(_LOWER_RE.search(match.group(2)))
-    values: list[float] = []
-    for entity in entities:
-        found = [
-            v for m in speaking_of(p.memory, entity) if (v := value_of(attribute, m)) is not None
-        ]
-        if not found:
-            return next((c for c in p.candidates if never(c)), None)
-        values.append(found[0])
-    if values[0] == values[1]:
+    lower, attributes = asked
+    told: list[tuple[str, list[float | None]]] = []
+    for attribute in attributes:
+        values: list[float | None] = []
+        for entity in entities:
+            found = (value_of(attribute, m) for m in speaking_of(p.memory, entity))
+            values.append(next((v for v in found if v is not None), None))
+        told.append((attribute, values))
+    # what both are told of wins, else what either is told of
+    attribute, values = max(told, key=lambda t: sum(v is not None for v in t[1]))
+    first, second = values
+    if first is None or second is None:
+        return next((c for c in p.candidates if never(c)), None)
+    if abs(first - second) <= margin_of(p.question, attribute):
         return next((c for c in p.candidates if same(c)), None)
-    first = (values[0] < values[1]) if lower else (values[0] > values[1])
-    return entities[0] if first else entities[1]
+    wins = (first < second) if lower else (first > second)
+    return entities[0] if wins else entities[1]
 
 
 _COUNT_RE = re.compile(
@@ -101,6 +135,8 @@ def aggregative(p: Part) -> str | None:
     persons = "relative" in group or "colleague" in group
     user = "me and" in group or "of us" in group
     events = "event" in group
+    if not (persons or user or events):  # "How many people is the event for?" counts nothing
+        return None
     latest: dict[str, float] = {}
     for m in p.memory:  # oldest first: a later statement replaces an earlier one
         value = value_of(attribute, m)
@@ -143,7 +179,8 @@ def digit_sum(p: Part) -> str | None:
     if match is None:
         return None
     k = int(match.group(1))
-    for m in speaking_of(p.memory, subject(p.question) or "me"):
+    named = people(core(p.question))  # "my Social Security number" names no one else
+    for m in speaking_of(p.memory, f"my {named[0]}" if named else "me"):
         phone = re.search(r"\+?[A-Z]?\d[\d ().-]{4,}\d", m.text)
         if phone is not None:
             digits = re.sub(r"\D", "", phone.group(0))
@@ -200,18 +237,19 @@ def stated(p: Part) -> str | None:
     if who is None and unknown is None:
         return None
     asked = set(tokenize(core(p.question)))
-    best: tuple[int, int, str] | None = None
+    best: tuple[int, bool, int, str] | None = None
     for i, m in enumerate(p.memory):
         if who is not None and not mentions(m.text, who):
             continue
         on_topic = len(asked & set(tokenize(m.text)))
         for c in p.candidates:
             if c != unknown and covers(c, p.question, m):
-                key = (on_topic, i, c)
+                # "1 week" is covered by "1 month" (a unit may go unsaid): all words win
+                key = (on_topic, set(tokenize(c)) <= set(tokenize(m.text)), i, c)
                 if best is None or key > best:
                     best = key
     if best is not None:
-        return best[2]
+        return best[3]
     return unknown
 
 
@@ -228,6 +266,7 @@ RULES: tuple[Callable[[Part], str | None], ...] = (
     digit_sum,
     email_domain,
     season,
+    condition,  # before timeline: "the event on May 3" describes, it does not date a change
     timeline,
     conditional,
     stated,

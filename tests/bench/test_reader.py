@@ -17,7 +17,7 @@ import pytest
 from memsim.bench import Message
 from memsim.bench._lexicon import LANGUAGES, lexicon
 from memsim.bench._reader import LexicalReader, ReaderItem, on_topic, rule_hits, tie_break
-from memsim.bench._values import dates, hearsay
+from memsim.bench._values import dates, hearsay, people
 from memsim.verbalize import load_locale
 from memsim.verbalize._render import render_datetime
 
@@ -120,9 +120,10 @@ def test_off_topic_messages_tell_the_reader_nothing(
         if r["type"] != "simple" or r["scenario"] != "roles":
             continue
         qa = r["QA"]
-        who = qa["question"].rstrip("?").split(" of ")[-1].lower()
-        if not who.startswith("my "):
+        named = set(people(qa["question"]))  # "Where is my peer's workplace?"
+        if len(named) != 1:
             continue
+        who = f"my {named.pop()}"
         other = tuple(m for m in messages(r) if who not in m.text.lower())
         assert READER.choose(item(r, other)) == READER.choose(item(r, ()))
         checked += 1
@@ -143,7 +144,8 @@ def test_knowledge_updates_read_the_latest_statement_and_only_what_was_said(
         assert qa["choices"][READER.choose(item(r, ev))] == qa["answer"]
         # the earlier statements alone: the reader answers with the value they state
         earlier = ev[:-1]
-        if earlier:
+        # (when the value they state is an option: the generator need not offer it)
+        if earlier and any(v.lower() in earlier[-1].text.lower() for v in qa["choices"].values()):
             chosen = qa["choices"][READER.choose(item(r, earlier))]
             assert chosen != qa["answer"] and chosen.lower() in earlier[-1].text.lower()
         checked += 1
@@ -211,3 +213,86 @@ def test_answers_are_the_same_whatever_the_batch(
     whole = READER.answer(items)
     one_by_one = [LexicalReader().answer([i])[0] for i in items]
     assert whole == one_by_one == READER.answer(list(items))
+
+
+def _told(record: dict, phrase: str) -> str | None:  # type: ignore[type-arg]
+    """The letter of the option holding ``phrase`` ("never told", "the same")."""
+    return next((k for k, v in record["QA"]["choices"].items() if phrase in v.lower()), None)
+
+
+def test_comparisons_in_the_attributes_own_words_read_both_values(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    """ "Who has more education, A or B?", "Which lasts longer, ...": the words say what
+    is compared and which way; with one side's messages gone, "never told you both"."""
+    checked = 0
+    for r in records:
+        qa = r["QA"]
+        if r["type"] != "comparative" or "whose" in qa["question"] or " And " in qa["question"]:
+            continue
+        ev = evidence(r)
+        assert READER.choose(item(r, ev)) == qa["ground_truth"], qa["question"]
+        sides = [
+            v for k, v in qa["choices"].items() if k not in (_told(r, "never"), _told(r, "same"))
+        ]
+        one = tuple(m for m in ev if sides[1].lower().removeprefix("my ") not in m.text.lower())
+        if one and len(one) < len(ev) and sides[1].lower() not in ("me", "i"):
+            assert READER.choose(item(r, one)) == _told(r, "never told"), qa["question"]
+        checked += 1
+    assert checked > 0
+
+
+def test_a_stated_margin_makes_close_values_the_same() -> None:
+    """ "A difference of N ... or less counts as the same.": values within N (N itself
+    included) are "the same", farther apart the asked one wins; in the generator's
+    phrasings of an event's size and length."""
+    said = "2024-05-02T10:00"
+    memory = (
+        Message(0, "The Getaway to Pittsburgh will have roughly 50 people.", said, ""),
+        Message(1, "Expected turnout for the Austin Business Meeting: 100 people.", said, ""),
+        Message(2, "The Getaway to Pittsburgh runs for half a day.", said, ""),
+        Message(3, "I'm setting aside 2 hours for the Austin Business Meeting.", said, ""),
+    )
+    choices = {
+        "A": "They are the same",
+        "B": "The Austin Business Meeting",
+        "C": "The Getaway to Pittsburgh",
+        "D": "I never told you both",
+    }
+    both = "the Getaway to Pittsburgh or the Austin Business Meeting?"
+    for question, margin, expected in (
+        (f"Which has more people, {both}", "", "B"),
+        (f"Which has more people, {both}", " A difference of 50 people or less", "A"),
+        (f"Which has more people, {both}", " A difference of 49 people or less", "B"),
+        (f"Which lasts longer, {both}", "", "C"),
+        (f"Which lasts longer, {both}", " A difference of 10 hours or less", "A"),
+        (f"Which lasts longer, {both}", " A difference of 9 hours or less", "C"),
+        (f"Which lasts longer, {both}", " A difference of 1 day or less", "A"),
+    ):
+        asked = question + (f"{margin} counts as the same." if margin else "")
+        assert READER.choose(ReaderItem(asked, said, choices, memory)) == expected, asked
+    one_side = ReaderItem(f"Which is bigger, {both}", said, choices, memory[:1])
+    assert READER.choose(one_side) == "D"
+
+
+def test_a_described_subject_is_found_among_the_records_other_messages(
+    records: list[dict],  # type: ignore[type-arg]
+) -> None:
+    """ "How tall is the relative or colleague named ...?", "What kind of product is the
+    item I own?": the option stated about whatever the description fits, read from the
+    whole record (its distractors speak of others with the other options)."""
+    checked = 0
+    for r in records:
+        qa = r["QA"]
+        if r["type"] != "conditional" or "whose" in qa["question"] or " And " in qa["question"]:
+            continue
+        assert READER.choose(item(r, evidence(r))) == qa["ground_truth"], qa["question"]
+        assert READER.choose(item(r, messages(r))) == qa["ground_truth"], qa["question"]
+        checked += 1
+    assert checked > 0
+
+
+def test_a_comparison_word_with_an_unknown_direction_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "reading.xx.yaml").write_text("comparisons: {older: [up, age]}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"reading\.xx\.yaml: comparisons\.older"):
+        lexicon("xx", tmp_path)
