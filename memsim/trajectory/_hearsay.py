@@ -22,7 +22,7 @@ from memsim.profile import Profile
 from memsim.qa import Hearsay, QAContext
 from memsim.sampling import name_lists
 from memsim.schema import PersonName, Schema
-from memsim.verbalize import faker_locale, outsider_phrasings
+from memsim.verbalize import fact_tokens, faker_locale, fill, outsider_phrasings
 
 
 def hearsay_lines(
@@ -61,18 +61,8 @@ def _bare(ctx: QAContext, item: Hearsay) -> str | None:
 
 def _said_of(ctx: QAContext, item: Hearsay, value: str, who: str, template: str) -> str:
     attr = ctx.schema.attributes_of(item.kind)[item.attribute]
-    forms = ctx.loc.other_forms
-    tokens = {
-        "value": value,
-        "who": who,
-        "whose": forms.whose.format(who=who),
-        "be": forms.be,
-        "have": forms.have,
-        "s": forms.s,
-        "a": ctx.loc.article_for(value),
-        "unit": attr.unit or "",
-    }
-    return ctx.cap(template.format(**tokens).replace("  ", " "))
+    tokens = fact_tokens(ctx.loc, ctx.loc.other_forms, value, who, attr.unit)
+    return fill(ctx.loc, template, tokens)
 
 
 def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) -> list[str | None]:

@@ -19,14 +19,16 @@ from memsim.verbalize._render import (
     value_at,
 )
 from memsim.verbalize._tautology import naming_attributes, says_itself
-from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer
+from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer, fact_tokens, fill
 
 __all__ = [
     "VERBALIZERS",
     "LocaleData",
     "TemplateVerbalizer",
     "capitalize_first",
+    "fact_tokens",
     "faker_locale",
+    "fill",
     "load_locale",
     "merge",
     "name_format",

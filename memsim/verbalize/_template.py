@@ -11,7 +11,7 @@ import numpy as np
 from memsim._registry import Registry, registry
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema, is_user
-from memsim.verbalize._locale import LocaleData
+from memsim.verbalize._locale import Forms, LocaleData
 from memsim.verbalize._render import (
     refer,
     render_value,
@@ -20,6 +20,29 @@ from memsim.verbalize._render import (
 )
 
 VERBALIZERS: Registry[type] = registry("verbalizer")
+
+
+def fact_tokens(
+    loc: LocaleData, forms: Forms, value: str, who: str, unit: str | None
+) -> dict[str, str]:
+    """The tokens a phrasing names for a fact said of ``who`` (``forms``: the user's or
+    another's): the value, who, and the words that agree with them."""
+    return {
+        "value": value,
+        "who": who,
+        "whose": forms.whose.format(who=who),
+        "be": forms.be,
+        "have": forms.have,
+        "s": forms.s,
+        "a": loc.article_for(value),
+        "unit": unit or "",
+    }
+
+
+def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
+    """``template`` with ``tokens``, capitalised, without the double space an empty
+    token leaves."""
+    return loc.cap(template.format(**tokens).replace("  ", " "))
 
 
 @VERBALIZERS.register("template")
@@ -72,20 +95,10 @@ class TemplateVerbalizer:
             for name in fields
             if name in entity.facts
         }
-        tokens |= {
-            "value": value,
-            "who": who,
-            "whose": forms.whose.format(who=who),
-            "be": forms.be,
-            "have": forms.have,
-            "s": forms.s,
-            "a": self.loc.article_for(value),
-            "unit": attr.unit or "",
-        }
-        return tokens
+        return tokens | fact_tokens(self.loc, forms, value, who, attr.unit)
 
     def _fill(self, template: str, tokens: dict[str, str]) -> str:
-        return self.loc.cap(template.format(**tokens).replace("  ", " "))
+        return fill(self.loc, template, tokens)
 
     def renderings(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime) -> frozenset[str]:
         """Every message :meth:`message` can make of ``facts`` at ``when``, whatever it
