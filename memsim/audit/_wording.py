@@ -6,6 +6,7 @@ the relationship (the locale's ``questions.by_attribute``, see
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from memsim.audit._context import AuditContext
@@ -49,40 +50,38 @@ def user_named(ctx: AuditContext, question: str) -> set[str]:
     return {ctx.locale.self_forms.whose} if said else set()
 
 
+KEYS = ("simple", "comparative", "condition")
+"""The wordings of an attribute that name it."""
+
+
 def _patterns(ctx: AuditContext) -> dict[str, list[re.Pattern[str]]]:
     found = ctx.shared.get("attribute_wording")
-    if found is None and ctx.schema is None:
-        # no schema (a MemDaily-format folder alone): the locale's own keys, an attribute's
-        # label taken as its name spoken ("work_city" -> "work city"), as graphs.json says it
-        assert ctx.locale is not None
-        found = {}
-        for name, wordings in ctx.locale.questions.by_attribute.items():
-            label = name.rsplit(".", 1)[-1].replace("_", " ")
-            found.setdefault(label, []).extend(
-                p
-                for key in ("simple", "comparative", "condition")
-                for t in wordings.get(key, ())
-                if (p := _pattern(t)) is not None
-            )
-        ctx.shared["attribute_wording"] = found
     if found is None:
-        assert ctx.schema is not None and ctx.locale is not None
         found = {}
-        questions = ctx.locale.questions
-        for kind in ctx.schema.entities:
-            for attr, a in ctx.schema.attributes_of(kind).items():
-                label = a.label.get(ctx.locale.code, attr.replace("_", " "))
-                templates = [
-                    t
-                    for key in ("simple", "comparative", "condition")
-                    for t in questions.of_attribute(kind, attr, key)
-                ]
-                found.setdefault(label, []).extend(
-                    p for t in templates if (p := _pattern(t)) is not None
-                )
+        for label, templates in _wordings(ctx):
+            found.setdefault(label, []).extend(
+                p for t in templates if (p := _pattern(t)) is not None
+            )
         ctx.shared["attribute_wording"] = found
     assert isinstance(found, dict)
     return found
+
+
+def _wordings(ctx: AuditContext) -> Iterator[tuple[str, list[str]]]:
+    """(label, its own question wordings) for every attribute the locale words."""
+    assert ctx.locale is not None
+    questions = ctx.locale.questions
+    if ctx.schema is None:
+        # a MemDaily-format folder alone: the locale's own keys, an attribute's label
+        # taken as its name spoken ("work_city" -> "work city"), as graphs.json says it
+        for name, wordings in questions.by_attribute.items():
+            label = name.rsplit(".", 1)[-1].replace("_", " ")
+            yield label, [t for key in KEYS for t in wordings.get(key, ())]
+        return
+    for kind in ctx.schema.entities:
+        for attr, a in ctx.schema.attributes_of(kind).items():
+            label = a.label.get(ctx.locale.code, attr.replace("_", " "))
+            yield label, [t for key in KEYS for t in questions.of_attribute(kind, attr, key)]
 
 
 @lru_cache(maxsize=1024)
