@@ -9,7 +9,8 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+from memsim.verbalize import CJK
+
 TERMINAL = ".。!！?？…"
 
 

@@ -4,6 +4,7 @@ from memsim.verbalize._locale import LocaleData, load_locale
 from memsim.verbalize._outsider import outsider_pattern, outsider_phrasings
 from memsim.verbalize._overlay import faker_locale, merge, name_format, overlay_of, schema_locale
 from memsim.verbalize._render import (
+    CJK,
     capitalize_first,
     parse_when,
     refer,
@@ -22,6 +23,7 @@ from memsim.verbalize._tautology import naming_attributes, says_itself
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer, fact_tokens, fill
 
 __all__ = [
+    "CJK",
     "VERBALIZERS",
     "LocaleData",
     "TemplateVerbalizer",

@@ -16,6 +16,9 @@ from typing import Any
 from memsim.profile import Entity, Fact
 from memsim.verbalize._locale import LocaleData
 
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+"""A character of a script written without spaces between words (kana, CJK ideographs,
+hangul): such text is matched as characters, not words."""
 RELATIVE_HORIZON_DAYS = 13
 """Event times at most this many days after the message may be said relatively."""
 

@@ -15,12 +15,11 @@ import re
 from memsim.profile import Entity
 from memsim.schema import Schema
 from memsim.verbalize._locale import LocaleData
-from memsim.verbalize._render import template_fields
+from memsim.verbalize._render import CJK, template_fields
 
 WORDY = ("categorical", "text")
 """Value types whose words a name can hold (a number or a date in a name is not its
 attribute's value said again)."""
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
 def naming_attributes(schema: Schema, loc: LocaleData, kind: str) -> tuple[str, ...]:
@@ -44,7 +43,7 @@ def holds(name: str, value: str) -> bool:
     name, value = name.casefold(), value.casefold().strip()
     if len(value) < 2:
         return False
-    if _CJK.search(value):
+    if CJK.search(value):
         return value in name
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", name) is not None
 

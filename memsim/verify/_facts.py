@@ -24,11 +24,10 @@ from functools import lru_cache
 from typing import Any
 
 from memsim.profile import Entity, Fact
-from memsim.verbalize import LocaleData
+from memsim.verbalize import CJK, LocaleData
 from memsim.verify._dates import clocks_in, dates_in, relative_days_in
 from memsim.verify._numbers import fold, numbers_in, numerals, per_text
 
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 # compiled once: re's own cache is pushed through by the per-value identifier patterns
 _WORD, _SPACES = re.compile(r"\w+"), re.compile(r"\s+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
