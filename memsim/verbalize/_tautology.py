@@ -10,7 +10,7 @@ no question is built on one: its name would give the value away as well); the au
 
 from __future__ import annotations
 
-import re
+from functools import lru_cache
 
 from memsim.profile import Entity
 from memsim.schema import Schema
@@ -38,14 +38,30 @@ def says_itself(schema: Schema, loc: LocaleData, entity: Entity, attr: str) -> b
     return any(holds(str(entity.facts[n].value), value) for n in naming if n in entity.facts)
 
 
+@lru_cache(maxsize=1 << 16)
 def holds(name: str, value: str) -> bool:
-    """Whether ``name`` holds ``value`` as whole words (as characters in CJK text)."""
+    """Whether ``name`` holds ``value`` as whole words (as characters in CJK text).
+
+    Memoised, and found by ``str.find`` with the boundaries checked by hand (what
+    ``(?<!\\w)value(?!\\w)`` finds: ``\\w`` is ``isalnum()`` or ``_``): the generator asks
+    this of every spare fact of every trajectory, and a pattern per value overflowed
+    ``re``'s cache (116,090 compilations on 4,500 questions)."""
     name, value = name.casefold(), value.casefold().strip()
     if len(value) < 2:
         return False
     if CJK.search(value):
         return value in name
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", name) is not None
+    start = name.find(value)
+    while start >= 0:
+        end = start + len(value)
+        if not (start and _word(name[start - 1])) and not (end < len(name) and _word(name[end])):
+            return True
+        start = name.find(value, start + 1)
+    return False
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 __all__ = ["holds", "naming_attributes", "says_itself"]

@@ -15,7 +15,15 @@ from memsim.qa import KIND_ORDER
 @pytest.fixture(scope="session")
 def pseudo_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("history") / "profiles"
-    ok("profiles", "--schema", str(PSEUDO), "--n", str(len(KIND_ORDER) * PER_TYPE), "--out", str(out))
+    ok(
+        "profiles",
+        "--schema",
+        str(PSEUDO),
+        "--n",
+        str(len(KIND_ORDER) * PER_TYPE),
+        "--out",
+        str(out),
+    )
     return out
 
 
@@ -27,5 +35,13 @@ def pseudo_histories(tmp_path_factory: pytest.TempPathFactory, pseudo_profiles: 
 @pytest.fixture(scope="session")
 def english_profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("history") / "profiles_en"
-    ok("profiles", "--schema", str(ENGLISH), "--n", str(len(KIND_ORDER) * PER_TYPE), "--out", str(out))
+    ok(
+        "profiles",
+        "--schema",
+        str(ENGLISH),
+        "--n",
+        str(len(KIND_ORDER) * PER_TYPE),
+        "--out",
+        str(out),
+    )
     return out

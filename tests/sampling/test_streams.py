@@ -87,4 +87,6 @@ def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
     second = rng.integers(0, 10**3, size=200, dtype=np.int64)
     matrix = digits_matrix([(first, 6), (second, 3)])
     texts = matrix.view("<U9")[:, 0].tolist()
-    assert texts == [f"{a:06d}{b:03d}" for a, b in zip(first.tolist(), second.tolist(), strict=True)]
+    assert texts == [
+        f"{a:06d}{b:03d}" for a, b in zip(first.tolist(), second.tolist(), strict=True)
+    ]

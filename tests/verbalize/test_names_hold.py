@@ -3,7 +3,11 @@ holds, as whole words (as characters in Chinese)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memsim.qa import make_context
 from memsim.sampling import ProfileSampler
@@ -23,6 +27,23 @@ def test_a_name_holds_a_value_as_whole_words() -> None:
     assert holds("阳光小区", "小区")
     assert not holds("东湖公园", "小区")
     assert not holds("Mall A", "a")  # one letter says nothing
+
+
+_PIECES = st.sampled_from(["park", "Park", " ", "-", "_", "é", "3", "a", "x", "Ü", ".", "ß"])
+
+
+@settings(max_examples=400, derandomize=True)
+@given(
+    st.lists(_PIECES, max_size=8).map("".join),
+    st.lists(_PIECES, min_size=1, max_size=3).map("".join),
+)
+def test_holds_finds_what_the_whole_word_pattern_finds(name: str, value: str) -> None:
+    """``holds`` checks the boundaries by hand; it must agree with the regex it replaced."""
+    folded, needle = name.casefold(), value.casefold().strip()
+    expected = len(needle) >= 2 and (
+        re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", folded) is not None
+    )
+    assert holds(name, value) == expected
 
 
 def test_default_events_say_their_city_and_people_say_nothing() -> None:
