@@ -34,6 +34,7 @@ from memsim.sampling._strings import (
     factorize,
     fill_patterns,
     pick_codes,
+    positional,
     vector_format,
 )
 from memsim.sampling._values import date_to_days, to_text
@@ -384,16 +385,29 @@ def sample_template(node: Node, batch: Batch) -> Column:
         if parent.attribute.type == "categorical":
             codes, table = column, [str(v) for v in parent.values]
         else:
-            codes, distinct = factorize(to_text(parent, column))
+            # a template's column comes with its distinct texts: no pass over every row
+            known = batch.distinct.get(parent.id)
+            codes, distinct = known or factorize(to_text(parent, column))
             table = distinct.tolist()
         fills[ref.split(".")[-1]] = (codes, table)
     for token, forms in dist.forms.items():
         codes, table = fills[token]
         fills[token] = (codes, [forms.get(v, v) for v in table])
 
-    def fill(row: int) -> str:
-        text: str = lists[which[row]][chosen[row]]
-        return text.format(**{token: table[codes[row]] for token, (codes, table) in fills.items()})
+    tokens = tuple(fills)
+
+    def fill(rows: NDArray[np.intp]) -> list[str]:
+        picked = zip(which[rows].tolist(), chosen[rows].tolist(), strict=True)
+        texts = [lists[w][c] for w, c in picked]
+        values = [[table[c] for c in codes[rows].tolist()] for codes, table in fills.values()]
+        out = []
+        for text, *row in zip(texts, *values, strict=True):
+            numbered = positional(text, tokens)
+            if numbered is None:
+                out.append(text.format(**dict(zip(tokens, row, strict=True))))
+            else:
+                out.append(numbered.format(*row))
+        return out
 
     keys = [which, chosen, *(codes for codes, _ in fills.values())]
     codes, made = distinct_formats(keys, fill, batch.n)

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from memsim.graph import BRNet, inverse_cdf
 from memsim.sampling import ProfileSampler, profile_keys
 from memsim.sampling._discrete import GuideTable
-from memsim.sampling._strings import as_strings, digits_matrix, format_distinct, vector_format
+from memsim.sampling._strings import (
+    as_strings,
+    digits_matrix,
+    distinct_rows,
+    format_distinct,
+    positional,
+    vector_format,
+)
 from memsim.schema import load_schema
 
 
@@ -69,16 +77,44 @@ def test_vector_format_is_str_format() -> None:
         assert vector_format(fmt, fills, 3).tolist() == rows
 
 
+@pytest.mark.parametrize(
+    "fmt",
+    ["{a} at {b}", "{b}{a}{b}", "{{a}} {a!r:>6}|{b:.2}", "}} plain {{", "{a.real}", "{c}", "{}"],
+)
+def test_positional_formats_as_the_named_fields(fmt: str) -> None:
+    names, values = ("a", "b"), ("Ann", "李伟")
+    numbered = positional(fmt, names)
+    try:
+        expected = fmt.format(**dict(zip(names, values, strict=True)))
+    except (KeyError, IndexError, AttributeError):
+        assert numbered is None  # left to the named path, which raises as before
+        return
+    assert numbered is not None and numbered.format(*values) == expected
+
+
 def test_format_distinct_formats_each_combination_once() -> None:
     keys = [np.array([0, 1, 0, 1, 2]), np.array([5, 5, 5, 6, 5])]
-    calls: list[int] = []
+    made: list[int] = []
 
-    def make(row: int) -> str:
-        calls.append(row)
-        return f"{keys[0][row]}-{keys[1][row]}"
+    def make(rows: NDArray[np.intp]) -> list[str]:
+        made.extend(rows.tolist())
+        return [f"{keys[0][row]}-{keys[1][row]}" for row in rows]
 
     assert format_distinct(keys, make, 5).tolist() == ["0-5", "1-5", "0-5", "1-6", "2-5"]
-    assert len(calls) == 4
+    assert len(made) == 4
+
+
+@pytest.mark.parametrize("spread", [3, 10**6])
+def test_distinct_rows_give_one_row_per_combination(spread: int) -> None:
+    """The dense table (few possible combinations) and the sort (many) agree with a
+    dictionary of the combinations."""
+    rng = np.random.default_rng(spread)
+    keys = [rng.integers(0, spread, 2000), rng.integers(0, 3, 2000)]
+    codes, rows = distinct_rows(keys, 2000)
+    pairs = list(zip(keys[0].tolist(), keys[1].tolist(), strict=True))
+    assert len(rows) == len(set(pairs))
+    got = [(int(keys[0][rows[c]]), int(keys[1][rows[c]])) for c in codes.tolist()]
+    assert got == pairs
 
 
 def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
