@@ -8,7 +8,6 @@ its own.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,14 +20,14 @@ from scipy.special import ndtri
 from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
 from memsim.sampling._discrete import DiscreteDraws
-from memsim.sampling._names import NameParts, name_fills
+from memsim.sampling._names import NameParts
+from memsim.sampling._pieces import format_pieces, join
 from memsim.sampling._random import Uniforms
 from memsim.sampling._strings import (
     Codes,
     Strings,
     as_strings,
-    ascii_words,
-    concat,
+    choose,
     digits_matrix,
     distinct_formats,
     factorize,
@@ -41,7 +40,6 @@ from memsim.sampling._values import date_to_days, to_text
 from memsim.schema import (
     DateUniform,
     Digits,
-    Email,
     Gaussian,
     PersonName,
     Phone,
@@ -83,14 +81,6 @@ class Batch:
 
 Sampler = Callable[[Node, Batch], Column]
 SAMPLERS: Registry[Sampler] = registry("sampler")
-
-
-def _choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, list[str]]:
-    """Codes into ``list(weights)`` drawn with those weights."""
-    keys = list(weights)
-    cdf = np.cumsum([weights[k] for k in keys])
-    codes = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), len(keys) - 1)
-    return codes, keys
 
 
 def _digits(batch: Batch, node: Node, count: int, first_index: int) -> NDArray[np.uint32]:
@@ -262,15 +252,20 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         offset = len(lists["male"][0]) if flag else 0  # the female list follows the male
         codes[mask] = pick_codes(lists[key][1], u_first[mask]) + offset
     firsts_list, last_list = _first_names(locale), name_lists(locale)["last"][0]
-    firsts = lists["first"][0][codes]
     last_codes = pick_codes(lists["last"][1], batch.u(node, 1))
-    lasts = lists["last"][0][last_codes]
     written = dist.format or _name_format(batch.net.schema)
     # how the names were made, so that e-mails find their words per list entry
     batch.name_parts[node.id] = NameParts(
         written, {"first": (codes, firsts_list), "last": (last_codes, last_list)}
     )
-    return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
+    pieces = format_pieces(
+        written,
+        {"first": [(codes, lists["first"][0])], "last": [(last_codes, lists["last"][0])]},
+    )
+    if pieces is None:  # a field with a spec or conversion: formatted row by row
+        firsts, lasts = lists["first"][0][codes], lists["last"][0][last_codes]
+        return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
+    return join(pieces, batch.n)
 
 
 @SAMPLERS.register("phone")
@@ -279,7 +274,7 @@ def sample_phone(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Phone)
     patterns = {p + "\0" * (dist.length - len(p)): w for p, w in dist.prefixes.items()}
-    codes, chosen = _choose(patterns, batch.u(node, 0))
+    codes, chosen = choose(patterns, batch.u(node, 0))
     digits = _digits(batch, node, dist.length - min(map(len, dist.prefixes)), 1)
     return fill_patterns(codes, chosen, {"\0": digits})
 
@@ -288,7 +283,7 @@ def sample_phone(node: Node, batch: Batch) -> Column:
 def sample_digits(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Digits)
-    codes, patterns = _choose(dist.patterns, batch.u(node, 0))
+    codes, patterns = choose(dist.patterns, batch.u(node, 0))
     digits = _digits(batch, node, max(p.count("#") for p in dist.patterns), 1)
     nonzero = max(p.count("%") for p in dist.patterns)
     # digits 1-9 from streams of their own, so patterns without "%" draw as before
@@ -296,73 +291,6 @@ def sample_digits(node: Node, batch: Batch) -> Column:
     for k in range(nonzero):
         ones[:, k] = ord("1") + np.floor(batch.u(node, 1000 + k) * 9).astype(np.uint32)
     return fill_patterns(codes, patterns, {"#": digits, "%": ones})
-
-
-_STOPWORDS = {"the", "of", "and", "for", "at", "in", "a", "an", "co", "inc", "ltd"}
-_FORMAT = string.Formatter()
-_NAME_PARTS: dict[str, Callable[[list[str]], str]] = {
-    "first": lambda w: w[0] if w else "",
-    "last": lambda w: w[-1] if w else "",
-    "all": lambda w: "".join(w),
-    "initial": lambda w: w[0][0] if w else "",
-    "initials": lambda w: "".join(x[0] for x in w),
-}
-"""The fields of a name an e-mail style may use, from the name's ASCII words."""
-
-
-@SAMPLERS.register("email")
-def sample_email(node: Node, batch: Batch) -> Column:
-    """local@domain.tld: a name's words found once per distinct name, the domain once
-    per distinct employer, the local parts formatted a column at a time per style."""
-    dist = node.attribute.dist
-    assert isinstance(dist, Email)
-    name_node, name_column = batch.parent(node, dist.name)
-    if dist.org is None:  # a personal address: one provider for every row
-        org_codes, orgs = np.zeros(batch.n, dtype=np.int64), as_strings([""])
-    else:
-        org_node, org_column = batch.parent(node, dist.org)
-        # a template's column comes with its distinct texts: no pass over every row
-        org_codes, orgs = batch.distinct.get(org_node.id) or factorize(
-            to_text(org_node, org_column)
-        )
-    styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
-    tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
-    numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)
-    zeros = np.zeros(batch.n, dtype=np.int64)
-    nnnn = fill_patterns(zeros, ["####"], {"#": digits_matrix([(numbers, 4)])})
-    # only the parts of a name the styles use (each costs a pass over every distinct name)
-    used = {f for style in dist.styles for _, f, _, _ in _FORMAT.parse(style) if f}
-    parts = batch.name_parts.get(name_node.id)
-    found = None if parts is None else name_fills(parts, used, dist.spellings)
-    if found is not None:
-        fills, wordless_rows = found
-        wordless = np.flatnonzero(wordless_rows)
-    else:  # a name not sampled here, or written so that its words need the whole name
-        name_codes, names = factorize(to_text(name_node, name_column))
-        words = [ascii_words(name, dist.spellings) for name in names.tolist()]
-        fills = {
-            key: as_strings([part(w) for w in words])[name_codes]
-            for key, part in _NAME_PARTS.items()
-            if key in used
-        }
-        wordless = np.flatnonzero(np.array([not w for w in words], dtype=bool)[name_codes])
-    # the first two of the four digits, zero-padded as in nnnn
-    fills["nnnn"] = nnnn
-    fills["nn"] = fill_patterns(zeros, ["##"], {"#": digits_matrix([(numbers // 100, 2)])})
-    locals_ = np.empty(batch.n, dtype=object)
-    for k, style in enumerate(dist.styles):
-        rows = np.flatnonzero(styles == k)
-        locals_[rows] = vector_format(style, {f: c[rows] for f, c in fills.items()}, len(rows))
-    locals_[wordless] = "user" + nnnn[wordless]
-
-    domains = []
-    for org in orgs.tolist():
-        org_words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
-        domain = dist.domain.format(
-            words="".join(org_words[:2]), initials="".join(w[0] for w in org_words)
-        )
-        domains.append(f"@{domain or 'mail'}.")
-    return concat([locals_, as_strings(domains)[org_codes], as_strings(tlds)[tld_codes]], batch.n)
 
 
 @SAMPLERS.register("template")

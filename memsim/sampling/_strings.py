@@ -174,6 +174,14 @@ def positional(fmt: str, names: tuple[str, ...]) -> str | None:
     return "".join(parts)
 
 
+def choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, list[str]]:
+    """Codes into ``list(weights)`` drawn with those weights."""
+    keys = list(weights)
+    cdf = np.cumsum([weights[k] for k in keys])
+    codes = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), len(keys) - 1)
+    return codes, keys
+
+
 def pick_codes(cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Codes:
     """Indices drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
     codes: Codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(cdf) - 1)
