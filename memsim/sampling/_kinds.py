@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -21,29 +20,23 @@ from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
 from memsim.sampling._discrete import DiscreteDraws
 from memsim.sampling._names import NameParts
-from memsim.sampling._pieces import format_pieces, join
 from memsim.sampling._random import Uniforms
 from memsim.sampling._strings import (
     Codes,
     Strings,
-    as_strings,
     choose,
     digits_matrix,
     distinct_formats,
     factorize,
     fill_patterns,
-    pick_codes,
     positional,
-    vector_format,
 )
 from memsim.sampling._values import date_to_days, to_text
 from memsim.schema import (
     DateUniform,
     Digits,
     Gaussian,
-    PersonName,
     Phone,
-    Schema,
     Template,
     UniformInt,
     combination,
@@ -180,92 +173,6 @@ def sample_date(node: Node, batch: Batch) -> Column:
         dist.hours[0] * 60 + np.floor(batch.u(node, 1) * slots).astype(np.int64) * dist.minute_step
     )
     return days * 1440 + minute
-
-
-def _name_format(schema: Schema) -> str:
-    from memsim.verbalize import name_format  # locale data, read at sampling time
-
-    return name_format(schema)
-
-
-def _faker_locale(schema: Schema) -> str:
-    """The schema's Faker locale, from its locale data (the language's file and overlay)."""
-    from memsim.verbalize import faker_locale  # locale data, read at sampling time
-
-    return faker_locale(schema)
-
-
-@lru_cache(maxsize=16)
-def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float64]]]:
-    """Faker's first (male, female) and last names with their weights for a Faker locale."""
-    from faker import Faker
-
-    fake = Faker(locale)
-    provider = next(p for p in fake.providers if hasattr(p, "first_names_male"))
-    out = {}
-    for key, attr in (
-        ("male", "first_names_male"),
-        ("female", "first_names_female"),
-        ("last", "last_names"),
-    ):
-        names = getattr(provider, attr)
-        if isinstance(names, dict):
-            keys, weights = tuple(names), np.asarray(list(names.values()), dtype=np.float64)
-        else:
-            keys = tuple(dict.fromkeys(names))
-            weights = np.ones(len(keys))
-        out[key] = (keys, weights / weights.sum())
-    return out
-
-
-@lru_cache(maxsize=16)
-def _name_arrays(locale: str) -> dict[str, tuple[Strings, NDArray[np.float64]]]:
-    out = {k: (as_strings(keys), np.cumsum(p)) for k, (keys, p) in name_lists(locale).items()}
-    out["first"] = (as_strings(_first_names(locale)), np.zeros(0))  # indexed, never drawn
-    return out
-
-
-@lru_cache(maxsize=16)
-def _first_names(locale: str) -> tuple[str, ...]:
-    """The male first names, then the female ones (the codes of a name column)."""
-    lists = name_lists(locale)
-    return lists["male"][0] + lists["female"][0]
-
-
-@SAMPLERS.register("person_name")
-def sample_person_name(node: Node, batch: Batch) -> Column:
-    dist = node.attribute.dist
-    assert isinstance(dist, PersonName)
-    locale = dist.locale or _faker_locale(batch.net.schema)
-    lists = _name_arrays(locale)
-    u_first = batch.u(node, 0)
-    if dist.gender is None:
-        female = u_first < 0.5
-        u_first = np.where(female, u_first * 2, u_first * 2 - 1)
-    else:
-        parent, codes = batch.parent(node, dist.gender)
-        is_female = np.array([dist.gender_values[v] == "female" for v in parent.values])
-        female = is_female[codes]
-    codes = np.empty(batch.n, dtype=np.int64)
-    for flag, key in ((False, "male"), (True, "female")):
-        mask = female == flag
-        offset = len(lists["male"][0]) if flag else 0  # the female list follows the male
-        codes[mask] = pick_codes(lists[key][1], u_first[mask]) + offset
-    firsts_list, last_list = _first_names(locale), name_lists(locale)["last"][0]
-    last_codes = pick_codes(lists["last"][1], batch.u(node, 1))
-    written = dist.format or _name_format(batch.net.schema)
-    # how the names were made, so that e-mails find their words per list entry
-    batch.name_parts[node.id] = NameParts(
-        written, {"first": (codes, firsts_list), "last": (last_codes, last_list)}
-    )
-    pieces = format_pieces(
-        written,
-        {"first": [(codes, lists["first"][0])], "last": [(last_codes, lists["last"][0])]},
-    )
-    if pieces is None:  # a field with a spec or conversion: formatted row by row
-        firsts, lasts = lists["first"][0][codes], lists["last"][0][last_codes]
-        return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
-    return join(pieces, batch.n)
 
 
 @SAMPLERS.register("phone")

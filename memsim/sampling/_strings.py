@@ -182,10 +182,31 @@ def choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, li
     return codes, keys
 
 
-def pick_codes(cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Codes:
-    """Indices drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
-    codes: Codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(cdf) - 1)
-    return codes
+class WeightedPicks:
+    """Indices drawn by uniforms with cumulative weights ``cdf``: exactly
+    ``min(searchsorted(cdf, u * cdf[-1], "right"), len(cdf) - 1)``, by a guide table
+    (a binary search per draw over a list of a thousand names costs more than the
+    rest of a name column). Bucket b of the guide holds the count of weights at or
+    below ``(b / K) * cdf[-1]``, a lower bound of the answer for every u in the bucket
+    (K a power of two: ``u * K`` and ``b / K`` are exact, rounding is monotone); a
+    draw starts there and steps past the weights at or below its ``u * cdf[-1]``."""
+
+    def __init__(self, cdf: NDArray[np.float64]):
+        self.cdf = np.append(cdf, np.inf)  # a stop past the end
+        self.size = 1 << max(len(cdf) * 4 - 1, 1).bit_length()
+        lows = (np.arange(self.size, dtype=np.float64) / self.size) * cdf[-1]
+        self.guide = np.searchsorted(cdf, lows, side="right")
+        self.last = len(cdf) - 1
+
+    def pick(self, u: NDArray[np.float64]) -> Codes:
+        x = u * self.cdf[-2]
+        codes = self.guide[(u * self.size).astype(np.intp)]
+        pending = np.flatnonzero(self.cdf[codes] <= x)
+        while len(pending):
+            codes[pending] += 1
+            pending = pending[self.cdf[codes[pending]] <= x[pending]]
+        out: Codes = np.minimum(codes, self.last)
+        return out
 
 
 def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from memsim.graph import BRNet, inverse_cdf
 from memsim.sampling import ProfileSampler, profile_keys
 from memsim.sampling._discrete import GuideTable
 from memsim.sampling._strings import (
+    WeightedPicks,
     as_strings,
     digits_matrix,
     distinct_rows,
@@ -53,6 +54,22 @@ def test_guide_table_draws_the_inverse_cdf_of_the_centred_uniform() -> None:
     u = (bits.astype(np.float64) + 0.5) * 2.0**-53
     assert (table.draw(rows, bits) == inverse_cdf(probs[rows], u)).all()
     assert (GuideTable.of(probs[:1]).draw(None, bits) == inverse_cdf(probs[[0] * 50_000], u)).all()
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 1000])
+def test_weighted_picks_are_the_binary_search(size: int) -> None:
+    rng = np.random.default_rng(size)
+    weights = rng.random(size) ** 8  # skewed, as name frequencies are
+    weights[rng.random(size) < 0.2] = 0.0  # runs of equal cumulative weights
+    weights[0] += 1e-9
+    cdf = np.cumsum(weights / weights.sum())
+    bits = rng.integers(0, 2**53, 50_000, dtype=np.uint64)
+    bits[:4] = [0, 1, 2**53 - 1, 2**52]
+    u = (bits.astype(np.float64) + 0.5) * 2.0**-53
+    u = np.concatenate([u, [0.0], cdf / cdf[-1], np.nextafter(cdf / cdf[-1], 0)])
+    u = u[u < 1]  # u * 2 - 1 of the gender draw may be 0
+    expected = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), size - 1)
+    assert (WeightedPicks(cdf).pick(u) == expected).all()
 
 
 def test_distinct_slots_never_share_a_value() -> None:
