@@ -65,21 +65,40 @@ def fill_patterns(
 ) -> Strings:
     """Per profile, its pattern (``patterns[codes[row]]``) with the k-th ``c`` replaced
     by ``slots[c][row, k]`` for every slot character ``c`` (``#`` a digit, ``%`` a
-    non-zero digit): one code-point matrix per pattern, viewed as fixed-width strings."""
-    out = np.empty(len(codes), dtype=object)
-    for code, pattern in enumerate(patterns):
-        rows = np.flatnonzero(codes == code)
-        matrix = np.empty((len(rows), max(len(pattern), 1)), dtype=np.uint32)
-        used = dict.fromkeys(slots, 0)
-        for i, char in enumerate(pattern):
-            if char in slots:
-                matrix[:, i] = slots[char][rows, used[char]]
-                used[char] += 1
-            else:
-                matrix[:, i] = ord(char)
-        texts = matrix.view(f"<U{matrix.shape[1]}")[:, 0] if pattern else np.full(len(rows), "")
-        out[rows] = texts.astype(object)
-    return out
+    non-zero digit): one code-point matrix for every row, built a position at a time
+    (patterns mostly agree on what a position holds), viewed as fixed-width strings."""
+    n, width = len(codes), max(max(map(len, patterns), default=0), 1)
+    sources = [_sources(pattern, slots, width) for pattern in patterns]
+    matrix = np.empty((n, width), dtype=np.uint32)
+    for i in range(width):
+        at = [source[i] for source in sources]  # per pattern: a code point or (c, k)
+        if len(set(at)) == 1:  # the same in every pattern: no look-up by pattern
+            only = at[0]
+            matrix[:, i] = only if isinstance(only, int) else slots[only[0]][:, only[1]]
+            continue
+        literal = np.array([a if isinstance(a, int) else 0 for a in at], dtype=np.uint32)
+        matrix[:, i] = literal[codes]
+        for slot in {a for a in at if not isinstance(a, int)}:
+            rows = np.flatnonzero(np.array([a == slot for a in at])[codes])
+            matrix[rows, i] = slots[slot[0]][rows, slot[1]]
+    texts: Strings = matrix.view(f"<U{width}")[:, 0].astype(object)
+    return texts
+
+
+def _sources(
+    pattern: str, slots: Mapping[str, NDArray[np.uint32]], width: int
+) -> list[int | tuple[str, int]]:
+    """What each position of a pattern holds: a literal's code point (0 past its end,
+    which the fixed-width view drops) or the k-th value of slot c, as (c, k)."""
+    used = dict.fromkeys(slots, 0)
+    out: list[int | tuple[str, int]] = []
+    for char in pattern:
+        if char in slots:
+            out.append((char, used[char]))
+            used[char] += 1
+        else:
+            out.append(ord(char))
+    return out + [0] * (width - len(pattern))
 
 
 def concat(parts: Sequence[str | Strings], n: int) -> Strings:

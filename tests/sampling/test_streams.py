@@ -15,6 +15,7 @@ from memsim.sampling._strings import (
     as_strings,
     digits_matrix,
     distinct_rows,
+    fill_patterns,
     format_distinct,
     positional,
     vector_format,
@@ -132,6 +133,19 @@ def test_distinct_rows_give_one_row_per_combination(spread: int) -> None:
     assert len(rows) == len(set(pairs))
     got = [(int(keys[0][rows[c]]), int(keys[1][rows[c]])) for c in codes.tolist()]
     assert got == pairs
+
+
+def test_fill_patterns_replaces_each_slot_in_order() -> None:
+    rng = np.random.default_rng(3)
+    patterns = ["D###", "####-%#", "W%##-##", "", "x", "414720##", "电话#%"]
+    codes = rng.integers(0, len(patterns), 500)
+    digits = (ord("0") + rng.integers(0, 10, (500, 6))).astype(np.uint32)
+    ones = (ord("1") + rng.integers(0, 9, (500, 2))).astype(np.uint32)
+    got = fill_patterns(codes, patterns, {"#": digits, "%": ones}).tolist()
+    for row, code in enumerate(codes.tolist()):
+        slots = {"#": iter(digits[row].tolist()), "%": iter(ones[row].tolist())}
+        expected = "".join(chr(next(slots[c])) if c in slots else c for c in patterns[code])
+        assert got[row] == expected
 
 
 def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
