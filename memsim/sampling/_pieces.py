@@ -28,40 +28,41 @@ Piece = str | Coded
 _FORMATTER = string.Formatter()
 
 
-def fold(pieces: Sequence[Piece]) -> list[Coded] | str:
-    """The pieces with every literal added to the table beside it (the one before it,
-    or the first one for literals ahead of every column); all literals joined when
-    there is no column."""
-    coded: list[Coded] = []
-    ahead = ""
+def fold(pieces: Sequence[Piece], rows: int) -> list[Piece]:
+    """The pieces with each literal added to a table beside it (the one before it,
+    else the one after) when that table has at most ``rows`` strings, so that adding
+    costs less than adding to every row; adjacent literals are merged."""
+    out: list[Piece] = []
     for piece in pieces:
         if isinstance(piece, str):
-            if not coded:
-                ahead += piece
-            elif piece:
-                codes, table = coded[-1]
-                coded[-1] = (codes, table + piece)
+            if not piece:
+                continue
+            last = out[-1] if out else None
+            if isinstance(last, str):
+                out[-1] = last + piece
+            elif last is not None and len(last[1]) <= rows:
+                out[-1] = (last[0], last[1] + piece)
+            else:
+                out.append(piece)
+        elif out and isinstance(out[-1], str) and len(piece[1]) <= rows:
+            out[-1] = (piece[0], out[-1] + piece[1])
         else:
-            coded.append(piece)
-    if not coded:
-        return ahead
-    if ahead:
-        codes, table = coded[0]
-        coded[0] = (codes, ahead + table)
-    return coded
+            out.append(piece)
+    return out
 
 
 def join(pieces: Sequence[Piece], n: int, rows: NDArray[np.intp] | None = None) -> Strings:
     """Each row's pieces concatenated (rows ``rows`` only, when given, else all n)."""
-    folded = fold(pieces)
-    if isinstance(folded, str):
-        return as_strings([folded] * (n if rows is None else len(rows)))
+    count = n if rows is None else len(rows)
     out: Strings | None = None
-    for codes, table in folded:
+    for piece in fold(pieces, count):
+        if isinstance(piece, str):
+            out = as_strings([piece] * count) if out is None else out + piece
+            continue
+        codes, table = piece
         column = table[codes if rows is None else codes[rows]]
         out = column if out is None else out + column
-    assert out is not None
-    return out
+    return as_strings([""] * count) if out is None else out
 
 
 def format_pieces(fmt: str, fills: Mapping[str, Sequence[Piece]]) -> list[Piece] | None:

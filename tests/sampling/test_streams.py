@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from memsim.graph import BRNet, inverse_cdf
 from memsim.sampling import ProfileSampler, profile_keys
 from memsim.sampling._discrete import GuideTable
+from memsim.sampling._pieces import Piece, join
 from memsim.sampling._strings import (
     WeightedPicks,
     as_strings,
@@ -157,3 +158,24 @@ def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
     assert texts == [
         f"{a:06d}{b:03d}" for a, b in zip(first.tolist(), second.tolist(), strict=True)
     ]
+
+
+@pytest.mark.parametrize("rows", [None, [3, 0, 2]])
+def test_join_concatenates_literals_and_coded_columns(rows: list[int] | None) -> None:
+    small = (np.array([1, 0, 1, 1]), as_strings(["a", "bb"]))
+    big = (np.array([4, 3, 2, 0]), as_strings(["k0", "k1", "k2", "k3", "k4"]))
+    picked = None if rows is None else np.array(rows, dtype=np.intp)
+    cases: list[list[Piece]] = [
+        ["<", small, ".", big, "", ">"],
+        [big, "-", "-", big, small],
+        ["only", " literals"],
+        [],
+        ["x", big, "y"],
+    ]
+    for pieces in cases:
+        got = join(pieces, 4, picked).tolist()
+        expected = [
+            "".join(p if isinstance(p, str) else str(p[1][p[0][r]]) for p in pieces)
+            for r in (range(4) if rows is None else rows)
+        ]
+        assert got == expected, pieces
