@@ -61,10 +61,10 @@ class ProfileSampler:
         histories are added afterwards from their own streams (``_changes``)."""
         changes = ChangeSampler(self.net)
         for lo in range(start, stop, batch_size):
-            for profile in build_profiles(
-                self.net, self.sample_batch(seed, lo, min(stop, lo + batch_size))
-            ):
-                yield changes.apply(profile, seed)
+            batch = self.sample_batch(seed, lo, min(stop, lo + batch_size))
+            with _gc_paused():  # the histories allocate as many small objects again
+                done = changes.apply_all(_build_profiles(self.net, batch), seed)
+            yield from done
 
 
 def sample_profiles(net: BRNet, seed: int, n: int, start: int = 0) -> list[Profile]:
