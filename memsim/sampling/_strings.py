@@ -65,13 +65,41 @@ def fill_patterns(
 ) -> Strings:
     """Per profile, its pattern (``patterns[codes[row]]``) with the k-th ``c`` replaced
     by ``slots[c][row, k]`` for every slot character ``c`` (``#`` a digit, ``%`` a
-    non-zero digit): one code-point matrix for every row, built a position at a time
-    (patterns mostly agree on what a position holds), viewed as fixed-width strings."""
+    non-zero digit): one code-point matrix for every row, viewed as fixed-width
+    strings, so each string is created once."""
     n, width = len(codes), max(max(map(len, patterns), default=0), 1)
     sources = [_sources(pattern, slots, width) for pattern in patterns]
     matrix = np.empty((n, width), dtype=np.uint32)
-    for i in range(width):
-        at = [source[i] for source in sources]  # per pattern: a code point or (c, k)
+    # a position at a time when the patterns mostly agree on what a position holds
+    # (a prefix, then digits), else a pattern at a time: whichever takes fewer passes
+    by_position = sum(_position_passes(at) for at in zip(*sources, strict=True))
+    if by_position <= sum(3 + len(_runs(source)) for source in sources):
+        _fill_by_position(matrix, codes, sources, slots)
+    else:
+        _fill_by_pattern(matrix, codes, sources, slots)
+    texts: Strings = matrix.view(f"<U{width}")[:, 0].astype(object)
+    return texts
+
+
+_Source = int | tuple[str, int]
+"""What a position of a pattern holds: a code point, or the k-th value of slot c."""
+
+
+def _position_passes(at: tuple[_Source, ...]) -> int:
+    """Passes over the rows to fill one position held as ``at`` by the patterns: a
+    copy when they agree, else a look-up of the literals and three per slot value."""
+    if len(set(at)) == 1:
+        return 1
+    return 1 + 3 * len({a for a in at if not isinstance(a, int)})
+
+
+def _fill_by_position(
+    matrix: NDArray[np.uint32],
+    codes: Codes,
+    sources: list[list[_Source]],
+    slots: Mapping[str, NDArray[np.uint32]],
+) -> None:
+    for i, at in enumerate(zip(*sources, strict=True)):
         if len(set(at)) == 1:  # the same in every pattern: no look-up by pattern
             only = at[0]
             matrix[:, i] = only if isinstance(only, int) else slots[only[0]][:, only[1]]
@@ -81,17 +109,49 @@ def fill_patterns(
         for slot in {a for a in at if not isinstance(a, int)}:
             rows = np.flatnonzero(np.array([a == slot for a in at])[codes])
             matrix[rows, i] = slots[slot[0]][rows, slot[1]]
-    texts: Strings = matrix.view(f"<U{width}")[:, 0].astype(object)
-    return texts
 
 
-def _sources(
-    pattern: str, slots: Mapping[str, NDArray[np.uint32]], width: int
-) -> list[int | tuple[str, int]]:
+def _fill_by_pattern(
+    matrix: NDArray[np.uint32],
+    codes: Codes,
+    sources: list[list[_Source]],
+    slots: Mapping[str, NDArray[np.uint32]],
+) -> None:
+    for code, source in enumerate(sources):
+        rows = np.flatnonzero(codes == code)
+        taken = {char: values[rows] for char, values in slots.items()}
+        sub = np.empty((len(rows), matrix.shape[1]), dtype=np.uint32)
+        for start, stop, first in _runs(source):
+            if isinstance(first, int):
+                sub[:, start:stop] = [source[start:stop]]
+            else:
+                char, k = first
+                sub[:, start:stop] = taken[char][:, k : k + stop - start]
+        matrix[rows] = sub
+
+
+def _runs(source: list[_Source]) -> list[tuple[int, int, _Source]]:
+    """The pattern's positions in runs: literals, or consecutive values of one slot,
+    as (start, stop, what the first position holds)."""
+    runs: list[tuple[int, int, _Source]] = []
+    for i, at in enumerate(source):
+        if runs:
+            start, _, first = runs[-1]
+            if isinstance(first, int) and isinstance(at, int):
+                runs[-1] = (start, i + 1, first)
+                continue
+            if isinstance(first, tuple) and at == (first[0], first[1] + i - start):
+                runs[-1] = (start, i + 1, first)  # the next value of the same slot
+                continue
+        runs.append((i, i + 1, at))
+    return runs
+
+
+def _sources(pattern: str, slots: Mapping[str, NDArray[np.uint32]], width: int) -> list[_Source]:
     """What each position of a pattern holds: a literal's code point (0 past its end,
     which the fixed-width view drops) or the k-th value of slot c, as (c, k)."""
     used = dict.fromkeys(slots, 0)
-    out: list[int | tuple[str, int]] = []
+    out: list[_Source] = []
     for char in pattern:
         if char in slots:
             out.append((char, used[char]))

@@ -13,6 +13,9 @@ from memsim.sampling._discrete import GuideTable
 from memsim.sampling._pieces import Piece, join
 from memsim.sampling._strings import (
     WeightedPicks,
+    _fill_by_pattern,
+    _fill_by_position,
+    _sources,
     as_strings,
     digits_matrix,
     distinct_rows,
@@ -136,17 +139,31 @@ def test_distinct_rows_give_one_row_per_combination(spread: int) -> None:
     assert got == pairs
 
 
-def test_fill_patterns_replaces_each_slot_in_order() -> None:
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        ["D###", "####-%#", "W%##-##", "", "x", "414720##", "电话#%"],  # mixed
+        ["212#%##", "310#%##", "41##%##"],  # a prefix, then the same slots
+    ],
+)
+def test_fill_patterns_replaces_each_slot_in_order(patterns: list[str]) -> None:
     rng = np.random.default_rng(3)
-    patterns = ["D###", "####-%#", "W%##-##", "", "x", "414720##", "电话#%"]
     codes = rng.integers(0, len(patterns), 500)
     digits = (ord("0") + rng.integers(0, 10, (500, 6))).astype(np.uint32)
     ones = (ord("1") + rng.integers(0, 9, (500, 2))).astype(np.uint32)
-    got = fill_patterns(codes, patterns, {"#": digits, "%": ones}).tolist()
+    slots = {"#": digits, "%": ones}
+    expected = []
     for row, code in enumerate(codes.tolist()):
-        slots = {"#": iter(digits[row].tolist()), "%": iter(ones[row].tolist())}
-        expected = "".join(chr(next(slots[c])) if c in slots else c for c in patterns[code])
-        assert got[row] == expected
+        taken = {"#": iter(digits[row].tolist()), "%": iter(ones[row].tolist())}
+        expected.append("".join(chr(next(taken[c])) if c in taken else c for c in patterns[code]))
+    assert fill_patterns(codes, patterns, slots).tolist() == expected
+    # both ways of filling the matrix, whichever fill_patterns chose here
+    width = max(len(p) for p in patterns)
+    sources = [_sources(p, slots, width) for p in patterns]
+    for fill in (_fill_by_position, _fill_by_pattern):
+        matrix = np.empty((500, width), dtype=np.uint32)
+        fill(matrix, codes, sources, slots)
+        assert matrix.view(f"<U{width}")[:, 0].tolist() == expected, fill.__name__
 
 
 def test_digits_matrix_is_each_number_zero_padded_side_by_side() -> None:
