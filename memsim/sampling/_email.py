@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from memsim.graph import Node
+from memsim.sampling._discrete import choose
 from memsim.sampling._kinds import SAMPLERS, Batch, Column
 from memsim.sampling._names import name_fills
 from memsim.sampling._pieces import Coded, Piece, format_pieces, join, numbers_table
@@ -23,7 +24,6 @@ from memsim.sampling._strings import (
     Strings,
     as_strings,
     ascii_words,
-    choose,
     distinct_rows,
     factorize,
     vector_format,

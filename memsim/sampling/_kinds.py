@@ -18,17 +18,15 @@ from scipy.special import ndtri
 
 from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
-from memsim.sampling._discrete import DiscreteDraws
+from memsim.sampling._discrete import DiscreteDraws, choose
 from memsim.sampling._names import NameParts
+from memsim.sampling._patterns import digits_matrix, fill_patterns
 from memsim.sampling._random import Uniforms
 from memsim.sampling._strings import (
     Codes,
     Strings,
-    choose,
-    digits_matrix,
     distinct_formats,
     factorize,
-    fill_patterns,
     positional,
 )
 from memsim.sampling._values import date_to_days, to_text

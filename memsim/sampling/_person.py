@@ -14,10 +14,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from memsim.graph import Node
+from memsim.sampling._discrete import WeightedPicks
 from memsim.sampling._kinds import SAMPLERS, Batch, Column
 from memsim.sampling._names import NameParts
 from memsim.sampling._pieces import format_pieces, join
-from memsim.sampling._strings import Strings, WeightedPicks, as_strings, vector_format
+from memsim.sampling._strings import Strings, as_strings, vector_format
 from memsim.schema import PersonName, Schema
 
 

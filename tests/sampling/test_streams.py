@@ -9,17 +9,18 @@ from numpy.typing import NDArray
 
 from memsim.graph import BRNet, inverse_cdf
 from memsim.sampling import ProfileSampler, profile_keys
-from memsim.sampling._discrete import GuideTable
-from memsim.sampling._pieces import Piece, join
-from memsim.sampling._strings import (
-    WeightedPicks,
+from memsim.sampling._discrete import GuideTable, WeightedPicks
+from memsim.sampling._patterns import (
     _fill_by_pattern,
     _fill_by_position,
     _sources,
-    as_strings,
     digits_matrix,
-    distinct_rows,
     fill_patterns,
+)
+from memsim.sampling._pieces import Piece, join
+from memsim.sampling._strings import (
+    as_strings,
+    distinct_rows,
     format_distinct,
     positional,
     vector_format,
