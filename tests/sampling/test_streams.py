@@ -8,7 +8,8 @@ import pytest
 from numpy.typing import NDArray
 
 from memsim.graph import BRNet, inverse_cdf
-from memsim.sampling import ProfileSampler, profile_keys
+from memsim.profile import Fact
+from memsim.sampling import ProfileSampler, build_profiles, profile_keys
 from memsim.sampling._discrete import GuideTable, WeightedPicks
 from memsim.sampling._patterns import (
     _fill_by_pattern,
@@ -197,3 +198,16 @@ def test_join_concatenates_literals_and_coded_columns(rows: list[int] | None) ->
             for r in (range(4) if rows is None else rows)
         ]
         assert got == expected, pieces
+
+
+def test_built_facts_are_the_constructors() -> None:
+    """build_profiles makes its Facts a column at once (tuple.__new__), and they are
+    the Facts the constructor makes, of the schema's attributes in order."""
+    net = BRNet(load_schema("schemas/daily_life.en.yaml"))
+    for profile in build_profiles(net, ProfileSampler(net).sample_batch(2, 0, 30)):
+        for entity in profile.entities:
+            assert list(entity.facts) == list(net.schema.attributes_of(entity.kind))
+            for name, fact in entity.facts.items():
+                assert type(fact) is Fact and fact.attribute == name
+                assert fact == Fact(fact.id, name, fact.type, fact.value, fact.unit)
+                assert fact.id == f"{entity.id}.{name}" and fact.history == ()
