@@ -9,6 +9,7 @@ matrix viewed as fixed-width strings so that each string is created once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,11 +26,12 @@ def digits_matrix(numbers: Sequence[tuple[NDArray[np.int64], int]]) -> NDArray[n
     for values, width in numbers:
         # last digit first, dividing by the scalar 10 each time: numpy divides by a
         # scalar far faster than by an array of powers of ten (same digits, floor
-        # division composes: (v // 10) // 10 == v // 100)
-        rest = values.astype(np.int64, copy=True)
+        # division composes: (v // 10) // 10 == v // 100), and 32-bit integers faster
+        # than 64-bit ones (a chunk of up to nine digits fits)
+        rest: NDArray[Any] = values.astype(np.uint32 if width <= 9 else np.int64)
         end += width
         for column in range(end - 1, end - width - 1, -1):
-            out[:, column] = rest % 10
+            out[:, column] = rest % 10  # a Python int keeps the array's type (NEP 50)
             rest //= 10
     out += ord("0")
     return out
