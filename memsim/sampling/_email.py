@@ -110,21 +110,27 @@ def _suffixes(node: Node, batch: Batch, tld_codes: Codes, tlds: list[str]) -> Co
         org_codes, orgs = batch.distinct.get(org_node.id) or factorize(
             to_text(org_node, org_column)
         )
-    domains: dict[str, str] = {}
-    for org in orgs.tolist():
-        if org not in domains:
-            words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
-            domain = dist.domain.format(
-                words="".join(words[:2]), initials="".join(w[0] for w in words)
-            )
-            domains[org] = domain or "mail"
+    setting = (dist.domain, tuple(sorted(dist.spellings.items())))
+    domains = [_domain(dist, org, batch.domains, setting) for org in orgs.tolist()]
     codes, rows = distinct_rows([org_codes, tld_codes], batch.n)
-    org_texts = orgs.tolist()
     table = [
-        f"@{domains[org_texts[o]]}.{tlds[t]}"
+        f"@{domains[o]}.{tlds[t]}"
         for o, t in zip(org_codes[rows].tolist(), tld_codes[rows].tolist(), strict=True)
     ]
     return codes, as_strings(table)
+
+
+def _domain(
+    dist: Email, org: str, known: dict[tuple[object, ...], str], setting: tuple[object, ...]
+) -> str:
+    """The domain of an employer's text (``mail`` when it has no word), found once
+    per batch and setting."""
+    key = (*setting, org)
+    if key not in known:
+        words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
+        domain = dist.domain.format(words="".join(words[:2]), initials="".join(w[0] for w in words))
+        known[key] = domain or "mail"
+    return known[key]
 
 
 def _rows_of(fills: Mapping[str, list[Piece]], rows: NDArray[np.intp]) -> dict[str, Strings]:

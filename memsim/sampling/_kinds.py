@@ -57,6 +57,9 @@ class Batch:
     """How each name column of the batch was made (see ``_names``)."""
     distinct: dict[str, tuple[Codes, Strings]] = field(default_factory=dict)
     """Text columns as codes and the texts they index (``column == texts[codes]``)."""
+    domains: dict[tuple[object, ...], str] = field(default_factory=dict)
+    """E-mail domains by (domain format, spellings, employer text): the e-mail columns
+    of a batch share their employers' texts."""
 
     @property
     def n(self) -> int:
