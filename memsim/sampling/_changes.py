@@ -96,14 +96,19 @@ class ChangeSampler:
     def active(self) -> bool:
         return any(self.changing.values())
 
-    def apply_all(self, profiles: Sequence[Profile], seed: int) -> list[Profile]:
-        """:meth:`apply` to each profile, the streams of consecutive indices set up
-        together (vectorised)."""
-        indices = [p.index for p in profiles]
-        if not self.active or not indices or indices != list(range(indices[0], indices[-1] + 1)):
-            return [self.apply(p, seed) for p in profiles]
-        words = spawned_states(seed, indices[0], indices[-1] + 1, (CHANGE_STREAM,), 4)
-        return [self.apply(p, seed, w) for p, w in zip(profiles, words.tolist(), strict=True)]
+    def apply_all(self, profiles: list[Profile], seed: int) -> list[Profile]:
+        """:meth:`apply` to each profile of the list, in place (each is replaced as its
+        copy is made, so a batch is not held twice), the streams of consecutive indices
+        set up together (vectorised); returns the list."""
+        if not self.active or not profiles:
+            return profiles
+        first, last = profiles[0].index, profiles[-1].index
+        words: list[list[int]] | list[None] = [None] * len(profiles)
+        if [p.index for p in profiles] == list(range(first, last + 1)):
+            words = spawned_states(seed, first, last + 1, (CHANGE_STREAM,), 4).tolist()
+        for i, profile_words in enumerate(words):
+            profiles[i] = self.apply(profiles[i], seed, profile_words)
+        return profiles
 
     def apply(self, profile: Profile, seed: int, words: Sequence[int] | None = None) -> Profile:
         """The profile with its value histories, drawn from its stream (``words``: the

@@ -62,10 +62,19 @@ class ProfileSampler:
         histories are added afterwards from their own streams (``_changes``)."""
         changes = ChangeSampler(self.net)
         for lo in range(start, stop, batch_size):
-            batch = self.sample_batch(seed, lo, min(stop, lo + batch_size))
-            with _gc_paused():  # the histories allocate as many small objects again
-                done = changes.apply_all(_build_profiles(self.net, batch), seed)
-            yield from done
+            done = self._with_changes(seed, lo, min(stop, lo + batch_size), changes)
+            done.reverse()
+            while done:  # each profile let go once written, not with the whole batch
+                yield done.pop()
+
+    def _with_changes(
+        self, seed: int, start: int, stop: int, changes: ChangeSampler
+    ) -> list[Profile]:
+        """One batch of profiles with their histories (its columns let go on return,
+        before the next batch is drawn)."""
+        batch = self.sample_batch(seed, start, stop)
+        with _gc_paused():  # the histories allocate as many small objects again
+            return changes.apply_all(_build_profiles(self.net, batch), seed)
 
 
 def sample_profiles(net: BRNet, seed: int, n: int, start: int = 0) -> list[Profile]:

@@ -183,7 +183,7 @@ def test_changes_are_the_same_one_profile_at_a_time() -> None:
     net = BRNet(parse_schema(SCHEMA.format(p=0.7, times=3, p_after=0.8, at_least=1)))
     sampler = ProfileSampler(net)
     profiles = build_profiles(net, sampler.sample_batch(5, 10, 60))
-    together = ChangeSampler(net).apply_all(profiles, 5)
+    together = ChangeSampler(net).apply_all(list(profiles), 5)
     alone = [ChangeSampler(net).apply(p, 5) for p in profiles]
     assert together == alone
     assert any(p.changes for p in together)
