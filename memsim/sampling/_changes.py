@@ -120,7 +120,7 @@ class ChangeSampler:
         for entity in profile.entities:
             order = self.changing.get(entity.kind)
             if not order:
-                entities.append(entity)  # nothing changes: the same (immutable) entity
+                entities.append(entity)  # nothing changes: the same (frozen) entity
                 continue
             facts = dict(entity.facts)
             times: dict[str, list[int]] = {}
