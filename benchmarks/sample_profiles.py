@@ -109,6 +109,13 @@ def filesystem_of(path: Path) -> str:
     return f"{best[0] or '?'} ({best[1]})"
 
 
+def cpu_since(start: resource.struct_rusage) -> dict[str, float]:
+    """User and system CPU seconds of this process since ``start`` (a ``getrusage``):
+    system time is mostly file creation, which other processes' I/O slows down."""
+    now = resource.getrusage(resource.RUSAGE_SELF)
+    return {"user": now.ru_utime - start.ru_utime, "sys": now.ru_stime - start.ru_stime}
+
+
 def tree_bytes(folder: Path) -> int:
     return sum(entry.stat().st_size for entry in os.scandir(folder) if entry.is_file())
 
@@ -128,10 +135,11 @@ def run_one(
     if mode == "columns":
         sampler.sample_batch(seed, 0, WARMUP_N)
         result["setup_kib"] = maxrss_kib()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
         for lo in range(0, n, batch_size):
             sampler.sample_batch(seed, lo, min(n, lo + batch_size))
         result["seconds"] = time.perf_counter() - t0
+        result.update(cpu_since(c0))
     elif mode == "disk":
         from memsim.profile import write_profiles
 
@@ -153,9 +161,10 @@ def run_one(
             write_profiles(warmup, tmp / "warmup", manifest)
             result["setup_kib"] = maxrss_kib()
             out = tmp / "profiles"
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
             count = write_profiles(sampler.profiles(seed, 0, n, batch_size), out, manifest)
             result["seconds"] = time.perf_counter() - t0
+            result.update(cpu_since(c0))
             if count != n:
                 raise RuntimeError(f"wrote {count} profiles, expected {n}")
             result["disk_bytes"] = tree_bytes(out)
@@ -391,7 +400,8 @@ def main(argv: list[str] | None = None) -> None:
             results[(mode, n)] = measure(mode, n, args, schema_path)
 
     head = (
-        f"  {'N':>9s} {'wall s':>9s} {'profiles/s':>11s} {'peak RSS MiB':>13s} {'setup MiB':>10s}"
+        f"  {'N':>9s} {'wall s':>9s} {'user s':>8s} {'sys s':>7s} {'profiles/s':>11s} "
+        f"{'peak RSS MiB':>13s} {'setup MiB':>10s}"
     )
     print()
     print(
@@ -402,7 +412,8 @@ def main(argv: list[str] | None = None) -> None:
     for n in sizes:
         r = results[("columns", n)]
         print(
-            f"  {n:9,d} {r['seconds']:9.3f} {n / r['seconds']:11,.0f} "
+            f"  {n:9,d} {r['seconds']:9.3f} {r['user']:8.3f} {r['sys']:7.3f} "
+            f"{n / (r['user'] + r['sys']):11,.0f} "
             f"{mib(r['peak_kib']):>13s} {mib(r['setup_kib']):>10s}"
         )
     print()
@@ -414,7 +425,8 @@ def main(argv: list[str] | None = None) -> None:
     for n in sizes:
         r = results[("disk", n)]
         print(
-            f"  {n:9,d} {r['seconds']:9.3f} {n / r['seconds']:11,.0f} "
+            f"  {n:9,d} {r['seconds']:9.3f} {r['user']:8.3f} {r['sys']:7.3f} "
+            f"{n / (r['user'] + r['sys']):11,.0f} "
             f"{mib(r['peak_kib']):>13s} {mib(r['setup_kib']):>10s} "
             f"{r['disk_bytes'] / 2**20:12.1f} {r['disk_bytes'] / 1024 / n:12.2f}"
         )

@@ -1,7 +1,8 @@
 """Stage 2b: vectorised, per-profile-seeded ancestral sampling of the BRNet."""
 
-from memsim.sampling import _derived  # noqa: F401  (registers the derived sampler)
-from memsim.sampling._kinds import SAMPLERS, Batch, name_lists
+from memsim.sampling import _derived, _email  # noqa: F401  (register their samplers)
+from memsim.sampling._kinds import SAMPLERS, Batch
+from memsim.sampling._person import name_lists
 from memsim.sampling._random import Uniforms, profile_keys
 from memsim.sampling._sampler import (
     ProfileSampler,

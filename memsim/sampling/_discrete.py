@@ -14,6 +14,10 @@ where it hit a value taken by an earlier slot: rejection sampling, which gives t
 table row renormalised without the taken values, as the network's CPD says. Rows still
 in conflict after ``MAX_REDRAWS`` (only when the taken values hold nearly all the
 mass) take the exact renormalised row.
+
+Draws by weights from uniforms for the other kinds are here too: :func:`choose` for a
+few weights (phone prefixes, patterns), :class:`WeightedPicks` with a guide table for
+lists of thousands (Faker's names).
 """
 
 from __future__ import annotations
@@ -84,6 +88,41 @@ class GuideTable:
                 some += step
             codes[mixed] = some
         return codes
+
+
+def choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, list[str]]:
+    """Codes into ``list(weights)`` drawn with those weights."""
+    keys = list(weights)
+    cdf = np.cumsum([weights[k] for k in keys])
+    codes = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), len(keys) - 1)
+    return codes, keys
+
+
+class WeightedPicks:
+    """Indices drawn by uniforms with cumulative weights ``cdf``: exactly
+    ``min(searchsorted(cdf, u * cdf[-1], "right"), len(cdf) - 1)``, by a guide table
+    (a binary search per draw over a list of a thousand names costs more than the
+    rest of a name column). Bucket b of the guide holds the count of weights at or
+    below ``(b / K) * cdf[-1]``, a lower bound of the answer for every u in the bucket
+    (K a power of two: ``u * K`` and ``b / K`` are exact, rounding is monotone); a
+    draw starts there and steps past the weights at or below its ``u * cdf[-1]``."""
+
+    def __init__(self, cdf: NDArray[np.float64]):
+        self.cdf = np.append(cdf, np.inf)  # a stop past the end
+        self.size = 1 << max(len(cdf) * 4 - 1, 1).bit_length()
+        lows = (np.arange(self.size, dtype=np.float64) / self.size) * cdf[-1]
+        self.guide = np.searchsorted(cdf, lows, side="right")
+        self.last = len(cdf) - 1
+
+    def pick(self, u: NDArray[np.float64]) -> Codes:
+        x = u * self.cdf[-2]
+        codes = self.guide[(u * self.size).astype(np.intp)]
+        pending = np.flatnonzero(self.cdf[codes] <= x)
+        while len(pending):
+            codes[pending] += 1
+            pending = pending[self.cdf[codes[pending]] <= x[pending]]
+        out: Codes = np.minimum(codes, self.last)
+        return out
 
 
 class DiscreteDraws:

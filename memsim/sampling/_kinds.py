@@ -8,10 +8,8 @@ its own.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -20,31 +18,23 @@ from scipy.special import ndtri
 
 from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
-from memsim.sampling._discrete import DiscreteDraws
-from memsim.sampling._names import NameParts, name_fills
+from memsim.sampling._discrete import DiscreteDraws, choose
+from memsim.sampling._names import NameParts
+from memsim.sampling._patterns import digits_matrix, fill_patterns
 from memsim.sampling._random import Uniforms
 from memsim.sampling._strings import (
     Codes,
     Strings,
-    as_strings,
-    ascii_words,
-    concat,
-    digits_matrix,
     distinct_formats,
     factorize,
-    fill_patterns,
-    pick_codes,
-    vector_format,
+    positional,
 )
 from memsim.sampling._values import date_to_days, to_text
 from memsim.schema import (
     DateUniform,
     Digits,
-    Email,
     Gaussian,
-    PersonName,
     Phone,
-    Schema,
     Template,
     UniformInt,
     combination,
@@ -67,6 +57,9 @@ class Batch:
     """How each name column of the batch was made (see ``_names``)."""
     distinct: dict[str, tuple[Codes, Strings]] = field(default_factory=dict)
     """Text columns as codes and the texts they index (``column == texts[codes]``)."""
+    domains: dict[tuple[object, ...], str] = field(default_factory=dict)
+    """E-mail domains by (domain format, spellings, employer text): the e-mail columns
+    of a batch share their employers' texts."""
 
     @property
     def n(self) -> int:
@@ -82,14 +75,6 @@ class Batch:
 
 Sampler = Callable[[Node, Batch], Column]
 SAMPLERS: Registry[Sampler] = registry("sampler")
-
-
-def _choose(weights: dict[str, float], u: NDArray[np.float64]) -> tuple[Codes, list[str]]:
-    """Codes into ``list(weights)`` drawn with those weights."""
-    keys = list(weights)
-    cdf = np.cumsum([weights[k] for k in keys])
-    codes = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), len(keys) - 1)
-    return codes, keys
 
 
 def _digits(batch: Batch, node: Node, count: int, first_index: int) -> NDArray[np.uint32]:
@@ -191,94 +176,13 @@ def sample_date(node: Node, batch: Batch) -> Column:
     return days * 1440 + minute
 
 
-def _name_format(schema: Schema) -> str:
-    from memsim.verbalize import name_format  # locale data, read at sampling time
-
-    return name_format(schema)
-
-
-def _faker_locale(schema: Schema) -> str:
-    """The schema's Faker locale, from its locale data (the language's file and overlay)."""
-    from memsim.verbalize import faker_locale  # locale data, read at sampling time
-
-    return faker_locale(schema)
-
-
-@lru_cache(maxsize=16)
-def name_lists(locale: str) -> dict[str, tuple[tuple[str, ...], NDArray[np.float64]]]:
-    """Faker's first (male, female) and last names with their weights for a Faker locale."""
-    from faker import Faker
-
-    fake = Faker(locale)
-    provider = next(p for p in fake.providers if hasattr(p, "first_names_male"))
-    out = {}
-    for key, attr in (
-        ("male", "first_names_male"),
-        ("female", "first_names_female"),
-        ("last", "last_names"),
-    ):
-        names = getattr(provider, attr)
-        if isinstance(names, dict):
-            keys, weights = tuple(names), np.asarray(list(names.values()), dtype=np.float64)
-        else:
-            keys = tuple(dict.fromkeys(names))
-            weights = np.ones(len(keys))
-        out[key] = (keys, weights / weights.sum())
-    return out
-
-
-@lru_cache(maxsize=16)
-def _name_arrays(locale: str) -> dict[str, tuple[Strings, NDArray[np.float64]]]:
-    out = {k: (as_strings(keys), np.cumsum(p)) for k, (keys, p) in name_lists(locale).items()}
-    out["first"] = (as_strings(_first_names(locale)), np.zeros(0))  # indexed, never drawn
-    return out
-
-
-@lru_cache(maxsize=16)
-def _first_names(locale: str) -> tuple[str, ...]:
-    """The male first names, then the female ones (the codes of a name column)."""
-    lists = name_lists(locale)
-    return lists["male"][0] + lists["female"][0]
-
-
-@SAMPLERS.register("person_name")
-def sample_person_name(node: Node, batch: Batch) -> Column:
-    dist = node.attribute.dist
-    assert isinstance(dist, PersonName)
-    locale = dist.locale or _faker_locale(batch.net.schema)
-    lists = _name_arrays(locale)
-    u_first = batch.u(node, 0)
-    if dist.gender is None:
-        female = u_first < 0.5
-        u_first = np.where(female, u_first * 2, u_first * 2 - 1)
-    else:
-        parent, codes = batch.parent(node, dist.gender)
-        is_female = np.array([dist.gender_values[v] == "female" for v in parent.values])
-        female = is_female[codes]
-    codes = np.empty(batch.n, dtype=np.int64)
-    for flag, key in ((False, "male"), (True, "female")):
-        mask = female == flag
-        offset = len(lists["male"][0]) if flag else 0  # the female list follows the male
-        codes[mask] = pick_codes(lists[key][1], u_first[mask]) + offset
-    firsts_list, last_list = _first_names(locale), name_lists(locale)["last"][0]
-    firsts = lists["first"][0][codes]
-    last_codes = pick_codes(lists["last"][1], batch.u(node, 1))
-    lasts = lists["last"][0][last_codes]
-    written = dist.format or _name_format(batch.net.schema)
-    # how the names were made, so that e-mails find their words per list entry
-    batch.name_parts[node.id] = NameParts(
-        written, {"first": (codes, firsts_list), "last": (last_codes, last_list)}
-    )
-    return vector_format(written, {"first": firsts, "last": lasts}, batch.n)
-
-
 @SAMPLERS.register("phone")
 def sample_phone(node: Node, batch: Batch) -> Column:
     """A prefix, then random digits up to the length (NUL marks a digit's place)."""
     dist = node.attribute.dist
     assert isinstance(dist, Phone)
     patterns = {p + "\0" * (dist.length - len(p)): w for p, w in dist.prefixes.items()}
-    codes, chosen = _choose(patterns, batch.u(node, 0))
+    codes, chosen = choose(patterns, batch.u(node, 0))
     digits = _digits(batch, node, dist.length - min(map(len, dist.prefixes)), 1)
     return fill_patterns(codes, chosen, {"\0": digits})
 
@@ -287,7 +191,7 @@ def sample_phone(node: Node, batch: Batch) -> Column:
 def sample_digits(node: Node, batch: Batch) -> Column:
     dist = node.attribute.dist
     assert isinstance(dist, Digits)
-    codes, patterns = _choose(dist.patterns, batch.u(node, 0))
+    codes, patterns = choose(dist.patterns, batch.u(node, 0))
     digits = _digits(batch, node, max(p.count("#") for p in dist.patterns), 1)
     nonzero = max(p.count("%") for p in dist.patterns)
     # digits 1-9 from streams of their own, so patterns without "%" draw as before
@@ -295,73 +199,6 @@ def sample_digits(node: Node, batch: Batch) -> Column:
     for k in range(nonzero):
         ones[:, k] = ord("1") + np.floor(batch.u(node, 1000 + k) * 9).astype(np.uint32)
     return fill_patterns(codes, patterns, {"#": digits, "%": ones})
-
-
-_STOPWORDS = {"the", "of", "and", "for", "at", "in", "a", "an", "co", "inc", "ltd"}
-_FORMAT = string.Formatter()
-_NAME_PARTS: dict[str, Callable[[list[str]], str]] = {
-    "first": lambda w: w[0] if w else "",
-    "last": lambda w: w[-1] if w else "",
-    "all": lambda w: "".join(w),
-    "initial": lambda w: w[0][0] if w else "",
-    "initials": lambda w: "".join(x[0] for x in w),
-}
-"""The fields of a name an e-mail style may use, from the name's ASCII words."""
-
-
-@SAMPLERS.register("email")
-def sample_email(node: Node, batch: Batch) -> Column:
-    """local@domain.tld: a name's words found once per distinct name, the domain once
-    per distinct employer, the local parts formatted a column at a time per style."""
-    dist = node.attribute.dist
-    assert isinstance(dist, Email)
-    name_node, name_column = batch.parent(node, dist.name)
-    if dist.org is None:  # a personal address: one provider for every row
-        org_codes, orgs = np.zeros(batch.n, dtype=np.int64), as_strings([""])
-    else:
-        org_node, org_column = batch.parent(node, dist.org)
-        # a template's column comes with its distinct texts: no pass over every row
-        org_codes, orgs = batch.distinct.get(org_node.id) or factorize(
-            to_text(org_node, org_column)
-        )
-    styles = np.floor(batch.u(node, 0) * len(dist.styles)).astype(np.int64)
-    tld_codes, tlds = _choose(dist.tlds, batch.u(node, 1))
-    numbers = np.floor(batch.u(node, 2) * 10**4).astype(np.int64)
-    zeros = np.zeros(batch.n, dtype=np.int64)
-    nnnn = fill_patterns(zeros, ["####"], {"#": digits_matrix([(numbers, 4)])})
-    # only the parts of a name the styles use (each costs a pass over every distinct name)
-    used = {f for style in dist.styles for _, f, _, _ in _FORMAT.parse(style) if f}
-    parts = batch.name_parts.get(name_node.id)
-    found = None if parts is None else name_fills(parts, used, dist.spellings)
-    if found is not None:
-        fills, wordless_rows = found
-        wordless = np.flatnonzero(wordless_rows)
-    else:  # a name not sampled here, or written so that its words need the whole name
-        name_codes, names = factorize(to_text(name_node, name_column))
-        words = [ascii_words(name, dist.spellings) for name in names.tolist()]
-        fills = {
-            key: as_strings([part(w) for w in words])[name_codes]
-            for key, part in _NAME_PARTS.items()
-            if key in used
-        }
-        wordless = np.flatnonzero(np.array([not w for w in words], dtype=bool)[name_codes])
-    # the first two of the four digits, zero-padded as in nnnn
-    fills["nnnn"] = nnnn
-    fills["nn"] = fill_patterns(zeros, ["##"], {"#": digits_matrix([(numbers // 100, 2)])})
-    locals_ = np.empty(batch.n, dtype=object)
-    for k, style in enumerate(dist.styles):
-        rows = np.flatnonzero(styles == k)
-        locals_[rows] = vector_format(style, {f: c[rows] for f, c in fills.items()}, len(rows))
-    locals_[wordless] = "user" + nnnn[wordless]
-
-    domains = []
-    for org in orgs.tolist():
-        org_words = [w for w in ascii_words(org, dist.spellings) if w not in _STOPWORDS]
-        domain = dist.domain.format(
-            words="".join(org_words[:2]), initials="".join(w[0] for w in org_words)
-        )
-        domains.append(f"@{domain or 'mail'}.")
-    return concat([locals_, as_strings(domains)[org_codes], as_strings(tlds)[tld_codes]], batch.n)
 
 
 @SAMPLERS.register("template")
@@ -384,16 +221,29 @@ def sample_template(node: Node, batch: Batch) -> Column:
         if parent.attribute.type == "categorical":
             codes, table = column, [str(v) for v in parent.values]
         else:
-            codes, distinct = factorize(to_text(parent, column))
+            # a template's column comes with its distinct texts: no pass over every row
+            known = batch.distinct.get(parent.id)
+            codes, distinct = known or factorize(to_text(parent, column))
             table = distinct.tolist()
         fills[ref.split(".")[-1]] = (codes, table)
     for token, forms in dist.forms.items():
         codes, table = fills[token]
         fills[token] = (codes, [forms.get(v, v) for v in table])
 
-    def fill(row: int) -> str:
-        text: str = lists[which[row]][chosen[row]]
-        return text.format(**{token: table[codes[row]] for token, (codes, table) in fills.items()})
+    tokens = tuple(fills)
+
+    def fill(rows: NDArray[np.intp]) -> list[str]:
+        picked = zip(which[rows].tolist(), chosen[rows].tolist(), strict=True)
+        texts = [lists[w][c] for w, c in picked]
+        values = [[table[c] for c in codes[rows].tolist()] for codes, table in fills.values()]
+        out = []
+        for text, *row in zip(texts, *values, strict=True):
+            numbered = positional(text, tokens)
+            if numbered is None:
+                out.append(text.format(**dict(zip(tokens, row, strict=True))))
+            else:
+                out.append(numbered.format(*row))
+        return out
 
     keys = [which, chosen, *(codes for codes, _ in fills.values())]
     codes, made = distinct_formats(keys, fill, batch.n)

@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim.sampling._pieces import Coded
 from memsim.sampling._strings import Codes, Strings, as_strings, ascii_words
 
 
@@ -79,10 +80,11 @@ def _field_order(fmt: str) -> tuple[str, str] | None:
 
 def name_fills(
     parts: NameParts, used: set[str], spellings: Mapping[str, str]
-) -> tuple[dict[str, Strings], NDArray[np.bool_]] | None:
+) -> tuple[dict[str, list[Coded]], NDArray[np.bool_]] | None:
     """The e-mail fills of every row (``first``, ``last``, ``all``, ``initial``,
-    ``initials``: those in ``used``) and which rows' names have no word; None when the
-    name's words cannot be put together from its parts' (see the module docstring)."""
+    ``initials``: those in ``used``) as pieces (see ``_pieces``), and which rows' names
+    have no word; None when the name's words cannot be put together from its parts'
+    (see the module docstring)."""
     order = _field_order(parts.format)
     if order is None or any(len(source) != 1 for source in spellings):
         return None  # a spelling of two characters could straddle the join
@@ -90,19 +92,31 @@ def name_fills(
     (c1, l1), (c2, l2) = parts.lists[order[0]], parts.lists[order[1]]
     w1, w2 = _words(l1, key), _words(l2, key)
     has1, has2 = w1.has[c1], w2.has[c2]
-    first = np.where(has1, w1.first[c1], w2.first[c2])
-    fills: dict[str, Strings] = {}
+    # the first word is the first part's, or the second's when the first has none:
+    # codes into the two parts' tables end to end
+    first_part = np.where(has1, c1, c2 + len(l1))
+    last_part = np.where(has2, c2 + len(l1), c1)
+    fills: dict[str, list[Coded]] = {}
     if "first" in used:
-        fills["first"] = first
+        fills["first"] = [(first_part, _both(l1, l2, key, "first"))]
     if "last" in used:
-        fills["last"] = np.where(has2, w2.last[c2], w1.last[c1])
+        fills["last"] = [(last_part, _both(l1, l2, key, "last"))]
     if "all" in used:
-        fills["all"] = w1.joined[c1] + w2.joined[c2]
+        fills["all"] = [(c1, w1.joined), (c2, w2.joined)]
     if "initial" in used:
-        fills["initial"] = np.where(has1, w1.initial[c1], w2.initial[c2])
+        fills["initial"] = [(first_part, _both(l1, l2, key, "initial"))]
     if "initials" in used:
-        fills["initials"] = w1.initials[c1] + w2.initials[c2]
+        fills["initials"] = [(c1, w1.initials), (c2, w2.initials)]
     return fills, ~(has1 | has2)
+
+
+@lru_cache(maxsize=64)
+def _both(
+    l1: tuple[str, ...], l2: tuple[str, ...], spellings: tuple[tuple[str, str], ...], field: str
+) -> Strings:
+    """One field of the two lists' words, the first list's entries then the second's."""
+    tables: list[Strings] = [getattr(_words(names, spellings), field) for names in (l1, l2)]
+    return np.concatenate(tables)
 
 
 __all__ = ["NameParts", "name_fills"]

@@ -73,13 +73,16 @@ def _mix32(x: U32, y: U32) -> U32:
     return result ^ (result >> np.uint32(16))  # type: ignore[no-any-return]
 
 
-def _spawned_states(seed: int, children: NDArray[np.int64]) -> U64:
-    """``SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64)`` for every
-    k in ``children`` (each below 2**32), vectorised over k."""
+def _spawned_states(
+    seed: int, children: NDArray[np.int64], prefix: tuple[int, ...], words: int
+) -> U64:
+    """``SeedSequence(seed, spawn_key=(*prefix, k)).generate_state(words, np.uint64)``
+    for every k in ``children`` (k and the prefix's numbers below 2**32), vectorised
+    over k."""
     n = len(children)
     seed_words = _words(seed)
     run = seed_words + [0] * max(0, _POOL - len(seed_words))
-    entropy = [np.full(n, w, dtype=np.uint32) for w in run]
+    entropy = [np.full(n, w, dtype=np.uint32) for w in [*run, *prefix]]
     entropy.append(children.astype(np.uint32))
     with np.errstate(over="ignore"):
         hashmix = _Hash(_INIT_A, _MULT_A)
@@ -92,21 +95,31 @@ def _spawned_states(seed: int, children: NDArray[np.int64]) -> U64:
             for dst in range(_POOL):
                 pool[dst] = _mix32(pool[dst], hashmix(entropy[src]))
         out = _Hash(_INIT_B, _MULT_B)
-        state = np.stack([out(pool[i % _POOL]) for i in range(4)], axis=1)
+        state = np.stack([out(pool[i % _POOL]) for i in range(2 * words)], axis=1)
     return np.ascontiguousarray(state.astype("<u4")).view("<u8").astype(np.uint64)
+
+
+def spawned_states(
+    seed: int, start: int, stop: int, prefix: tuple[int, ...] = (), words: int = 2
+) -> U64:
+    """The ``words`` state words of ``SeedSequence(seed, spawn_key=(*prefix, k))`` for
+    k in start..stop-1, as a (stop - start) x words array."""
+    small = min(max(start, 0), stop)
+    big = range(max(start, 2**32), stop)  # a spawn key of two words: rare, done one by one
+    keys = np.empty((stop - start, words), dtype=np.uint64)
+    split = min(stop, 2**32) - start
+    if split > 0:
+        children = np.arange(small, min(stop, 2**32), dtype=np.int64)
+        keys[:split] = _spawned_states(seed, children, prefix, words)
+    for row, k in enumerate(big, start=max(split, 0)):
+        spawned = np.random.SeedSequence(seed, spawn_key=(*prefix, k))
+        keys[row] = spawned.generate_state(words, np.uint64)
+    return keys
 
 
 def profile_keys(seed: int, start: int, stop: int) -> U64:
     """The (stop - start) x 2 state words of profiles start..stop-1."""
-    small = min(max(start, 0), stop)
-    big = range(max(start, 2**32), stop)  # a spawn key of two words: rare, done one by one
-    keys = np.empty((stop - start, 2), dtype=np.uint64)
-    split = min(stop, 2**32) - start
-    if split > 0:
-        keys[:split] = _spawned_states(seed, np.arange(small, min(stop, 2**32), dtype=np.int64))
-    for row, k in enumerate(big, start=max(split, 0)):
-        keys[row] = np.random.SeedSequence(seed, spawn_key=(k,)).generate_state(2, np.uint64)
-    return keys
+    return spawned_states(seed, start, stop)
 
 
 def _mix_in_place(x: U64) -> U64:

@@ -11,6 +11,7 @@ import gc
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import repeat
 
 from memsim.graph import BRNet, DiscreteConditionals
 from memsim.profile import Entity, Fact, Profile
@@ -61,10 +62,19 @@ class ProfileSampler:
         histories are added afterwards from their own streams (``_changes``)."""
         changes = ChangeSampler(self.net)
         for lo in range(start, stop, batch_size):
-            for profile in build_profiles(
-                self.net, self.sample_batch(seed, lo, min(stop, lo + batch_size))
-            ):
-                yield changes.apply(profile, seed)
+            done = self._with_changes(seed, lo, min(stop, lo + batch_size), changes)
+            done.reverse()
+            while done:  # each profile let go once written, not with the whole batch
+                yield done.pop()
+
+    def _with_changes(
+        self, seed: int, start: int, stop: int, changes: ChangeSampler
+    ) -> list[Profile]:
+        """One batch of profiles with their histories (its columns let go on return,
+        before the next batch is drawn)."""
+        batch = self.sample_batch(seed, start, stop)
+        with _gc_paused():  # the histories allocate as many small objects again
+            return changes.apply_all(_build_profiles(self.net, batch), seed)
 
 
 def sample_profiles(net: BRNet, seed: int, n: int, start: int = 0) -> list[Profile]:
@@ -96,43 +106,37 @@ def build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
 
 def _build_profiles(net: BRNet, batch: SampledBatch) -> list[Profile]:
     schema = net.schema
-    values = {nid: to_python(net[nid], col) for nid, col in batch.columns.items()}
-    slots = [
-        (
-            kind,
-            i,
-            slot_id(schema, kind, i),
-            [
-                (name, attr, f"{slot_id(schema, kind, i)}.{name}")
-                for name, attr in schema.attributes_of(kind).items()
-            ],
-        )
-        for kind, entity in schema.entities.items()
-        for i in range(entity.count)
-    ]
+    n = len(batch)
+    slots = []  # per entity slot: its fields and one facts dict per row
+    for kind, entity in schema.entities.items():
+        for i in range(entity.count):
+            sid = slot_id(schema, kind, i)
+            names, columns = [], []
+            for name, attr in schema.attributes_of(kind).items():
+                fid = f"{sid}.{name}"
+                values = to_python(net[fid], batch.columns[fid])
+                # the Facts of a column at once: tuple.__new__ over the rows' fields
+                # is Fact(fid, name, type, value, unit) without a Python call per row
+                fields = zip(repeat(fid), repeat(name), repeat(attr.type), values,
+                             repeat(attr.unit), repeat(()))  # fmt: skip
+                columns.append(list(map(tuple.__new__, repeat(Fact), fields)))
+                names.append(name)
+            rows = [dict(zip(names, facts, strict=True)) for facts in zip(*columns, strict=True)]
+            slots.append((sid, kind, i, entity.scenario, rows or [{} for _ in range(n)]))
     timeline = (schema.timeline.start.isoformat(), schema.timeline.end.isoformat())
-    out = []
-    for row in range(len(batch)):
-        pid = profile_id(batch.start + row)
-        entities = []
-        for kind, index, sid, attrs in slots:
-            facts = {}
-            for name, attr, fid in attrs:
-                facts[name] = Fact(fid, name, attr.type, values[fid][row], attr.unit)
-            entities.append(Entity(sid, kind, index, schema.entities[kind].scenario, facts))
-        out.append(
-            Profile(
-                pid,
-                batch.start + row,
-                batch.seed,
-                schema.name,
-                schema.version,
-                schema.locale,
-                timeline,
-                tuple(entities),
-            )
+    return [
+        Profile(
+            profile_id(batch.start + row),
+            batch.start + row,
+            batch.seed,
+            schema.name,
+            schema.version,
+            schema.locale,
+            timeline,
+            tuple([Entity(sid, kind, i, scen, facts[row]) for sid, kind, i, scen, facts in slots]),
         )
-    return out
+        for row in range(n)
+    ]
 
 
 __all__ = ["ProfileSampler", "SampledBatch", "build_profiles", "profile_id", "sample_profiles"]

@@ -2,10 +2,11 @@
 
 Text attributes (names, phone numbers, identifiers, e-mail addresses, templates) are
 columns of Python strings (numpy object arrays). Building them one profile at a time
-in Python was most of the sampler's time, so here strings are assembled from columns:
-digits as code-point matrices viewed as fixed-width strings, concatenation as numpy's
-element-wise ``+`` on object arrays, and a format applied once per distinct
-combination of its inputs (a template's choice and its fills repeat across profiles).
+in Python was most of the sampler's time, so strings are assembled from columns:
+concatenation as numpy's element-wise ``+`` on object arrays (of coded columns,
+``_pieces``), digits as code-point matrices (``_patterns``), and a format applied
+once per distinct combination of its inputs (a template's choice and its fills repeat
+across profiles), here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ Strings = NDArray[np.object_]
 Codes = NDArray[np.int64]
 _FORMATTER = string.Formatter()
 _WORD = re.compile(r"[a-z0-9]+")
+DENSE_FACTOR = 4
+"""Combinations of keys are counted in a table when it has at most this many entries
+per row (plus a few thousand), else sorted."""
 
 
 def as_strings(values: Sequence[str]) -> Strings:
@@ -36,47 +40,6 @@ def factorize(texts: Sequence[str] | Strings) -> tuple[Codes, Strings]:
     index: dict[str, int] = {}
     codes = np.fromiter((index.setdefault(t, len(index)) for t in texts), np.int64, len(texts))
     return codes, as_strings(list(index))
-
-
-def digits_matrix(numbers: Sequence[tuple[NDArray[np.int64], int]]) -> NDArray[np.uint32]:
-    """The decimal digits of each ``(numbers, width)`` chunk side by side, zero-padded
-    to its width, as code points: one row per profile."""
-    rows = len(numbers[0][0]) if numbers else 0
-    out = np.empty((rows, sum(width for _, width in numbers)), dtype=np.uint32)
-    end = 0
-    for values, width in numbers:
-        # last digit first, dividing by the scalar 10 each time: numpy divides by a
-        # scalar far faster than by an array of powers of ten (same digits, floor
-        # division composes: (v // 10) // 10 == v // 100)
-        rest = values.astype(np.int64, copy=True)
-        end += width
-        for column in range(end - 1, end - width - 1, -1):
-            out[:, column] = rest % 10
-            rest //= 10
-    out += ord("0")
-    return out
-
-
-def fill_patterns(
-    codes: Codes, patterns: Sequence[str], slots: Mapping[str, NDArray[np.uint32]]
-) -> Strings:
-    """Per profile, its pattern (``patterns[codes[row]]``) with the k-th ``c`` replaced
-    by ``slots[c][row, k]`` for every slot character ``c`` (``#`` a digit, ``%`` a
-    non-zero digit): one code-point matrix per pattern, viewed as fixed-width strings."""
-    out = np.empty(len(codes), dtype=object)
-    for code, pattern in enumerate(patterns):
-        rows = np.flatnonzero(codes == code)
-        matrix = np.empty((len(rows), max(len(pattern), 1)), dtype=np.uint32)
-        used = dict.fromkeys(slots, 0)
-        for i, char in enumerate(pattern):
-            if char in slots:
-                matrix[:, i] = slots[char][rows, used[char]]
-                used[char] += 1
-            else:
-                matrix[:, i] = ord(char)
-        texts = matrix.view(f"<U{matrix.shape[1]}")[:, 0] if pattern else np.full(len(rows), "")
-        out[rows] = texts.astype(object)
-    return out
 
 
 def concat(parts: Sequence[str | Strings], n: int) -> Strings:
@@ -107,35 +70,68 @@ def vector_format(fmt: str, fills: Mapping[str, Strings], n: int) -> Strings:
     return concat(parts, n)
 
 
-def format_distinct(keys: Sequence[Codes], make: Callable[[int], str], n: int) -> Strings:
-    """A string per row that depends on the row's ``keys`` only: ``make(row)`` runs once
-    per distinct combination of keys (its first row), then is copied to the others."""
+def format_distinct(
+    keys: Sequence[Codes], make: Callable[[NDArray[np.intp]], list[str]], n: int
+) -> Strings:
+    """A string per row that depends on the row's ``keys`` only: ``make(rows)`` gets one
+    row per distinct combination of keys and returns their strings, which are then
+    copied to the other rows."""
     codes, made = distinct_formats(keys, make, n)
     return made[codes]
 
 
 def distinct_formats(
-    keys: Sequence[Codes], make: Callable[[int], str], n: int
+    keys: Sequence[Codes], make: Callable[[NDArray[np.intp]], list[str]], n: int
 ) -> tuple[Codes, Strings]:
     """:func:`format_distinct` as codes and the strings they index (one per distinct
     combination of keys, so a string may repeat)."""
+    codes, rows = distinct_rows(keys, n)
+    return codes, as_strings(make(rows))
+
+
+def distinct_rows(keys: Sequence[Codes], n: int) -> tuple[Codes, NDArray[np.intp]]:
+    """Codes of each row's combination of ``keys`` and one row per combination:
+    ``keys[j][rows[codes[r]]] == keys[j][r]`` for every row r and key j."""
     if not keys:
-        return np.zeros(n, dtype=np.int64), as_strings([make(0)] if n else [])
+        return np.zeros(n, dtype=np.int64), np.zeros(min(n, 1), dtype=np.intp)
     dims = [int(k.max(initial=0)) + 1 for k in keys]
-    if float(np.prod(dims, dtype=np.float64)) < 2**62:
+    size = float(np.prod(dims, dtype=np.float64))
+    if size <= DENSE_FACTOR * n + 1024:
+        # a table over every possible combination: no sort (np.unique sorts, which
+        # cost more than the formatting it saves)
+        combined = np.ravel_multi_index(list(keys), dims) if len(keys) > 1 else keys[0]
+        row_of = np.full(int(size), -1, dtype=np.intp)
+        row_of[combined] = np.arange(n, dtype=np.intp)  # some row of each combination
+        seen = row_of >= 0
+        rank = np.cumsum(seen) - 1
+        return rank[combined].astype(np.int64, copy=False), row_of[seen]
+    if size < 2**62:
         combined = np.ravel_multi_index(list(keys), dims) if len(keys) > 1 else keys[0]
         _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
     else:
         _, first, inverse = np.unique(
             np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True
         )
-    return inverse.ravel(), as_strings([make(int(row)) for row in first])
+    return inverse.ravel().astype(np.int64, copy=False), first.astype(np.intp, copy=False)
 
 
-def pick_codes(cdf: NDArray[np.float64], u: NDArray[np.float64]) -> Codes:
-    """Indices drawn by the uniforms ``u`` with the cumulative weights ``cdf``."""
-    codes: Codes = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), len(cdf) - 1)
-    return codes
+@lru_cache(maxsize=4096)
+def positional(fmt: str, names: tuple[str, ...]) -> str | None:
+    """``fmt`` with its fields numbered by their place in ``names``, so that
+    ``positional(fmt, names).format(*values) == fmt.format(**dict(zip(names, values)))``
+    (positional arguments cost a third of keyword ones); None when a field is not
+    one of ``names`` or has a nested field in its spec (the caller formats by name)."""
+    parts = []
+    for literal, field, spec, conv in _FORMATTER.parse(fmt):
+        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field not in names or "{" in (spec or ""):
+            return None
+        parts.append(
+            f"{{{names.index(field)}{'!' + conv if conv else ''}{':' + spec if spec else ''}}}"
+        )
+    return "".join(parts)
 
 
 def ascii_words(text: str, spellings: Mapping[str, str] | None = None) -> list[str]:

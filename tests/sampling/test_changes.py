@@ -5,14 +5,24 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from bisect import bisect_right
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memsim.graph import BRNet
 from memsim.profile import Profile
-from memsim.sampling import sample_profiles
-from memsim.sampling._changes import MIN_GAP_DAYS
+from memsim.sampling import ProfileSampler, build_profiles, sample_profiles
+from memsim.sampling._changes import (
+    CHANGE_STREAM,
+    MIN_GAP_DAYS,
+    ChangeSampler,
+    change_rng,
+    choice_cdf,
+    pcg64_state,
+)
+from memsim.sampling._random import spawned_states
 from memsim.schema import parse_schema
 
 SCHEMA = """
@@ -140,14 +150,40 @@ def test_histories_are_the_same_however_profiles_are_batched() -> None:
     seed=st.integers(0, 2**32 - 1),
 )
 def test_choice_is_numpys_choice_from_the_same_stream(weights: list[float], seed: int) -> None:
-    """``_choice`` skips numpy's argument checks, not its draw: the same index, and the
-    stream left where numpy leaves it."""
-    import numpy as np
-
-    from memsim.sampling._changes import _choice
-
+    """A draw by ``choice_cdf`` skips numpy's argument checks, not its draw: the same
+    index, and the stream left where numpy leaves it."""
     p = np.array(weights) / sum(weights)
+    cdf = choice_cdf(p)
     ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
     for _ in range(5):
-        assert _choice(ours, p) == int(numpys.choice(len(p), p=p))
+        assert bisect_right(cdf, ours.random()) == int(numpys.choice(len(p), p=p))
     assert ours.random() == numpys.random()
+
+
+@given(seed=st.integers(0, 2**70), index=st.integers(0, 2**33))
+@settings(max_examples=60, deadline=None)
+def test_the_set_stream_is_the_seed_sequence_childs(seed: int, index: int) -> None:
+    """The generator the sampler sets from batch-computed words draws what
+    ``change_rng`` (a fresh generator from the SeedSequence) draws."""
+    words = spawned_states(seed, index, index + 1, (CHANGE_STREAM,), 4)[0].tolist()
+    state, increment = pcg64_state(words)
+    bits = np.random.PCG64(0)
+    bits.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": increment},
+        "has_uint32": 0,
+        "uinteger": 0,
+    }
+    ours, reference = np.random.Generator(bits), change_rng(seed, index)
+    assert ours.integers(0, 365, size=5).tolist() == reference.integers(0, 365, size=5).tolist()
+    assert ours.random(3).tolist() == reference.random(3).tolist()
+
+
+def test_changes_are_the_same_one_profile_at_a_time() -> None:
+    net = BRNet(parse_schema(SCHEMA.format(p=0.7, times=3, p_after=0.8, at_least=1)))
+    sampler = ProfileSampler(net)
+    profiles = build_profiles(net, sampler.sample_batch(5, 10, 60))
+    together = ChangeSampler(net).apply_all(list(profiles), 5)
+    alone = [ChangeSampler(net).apply(p, 5) for p in profiles]
+    assert together == alone
+    assert any(p.changes for p in together)

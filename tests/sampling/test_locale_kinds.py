@@ -12,7 +12,7 @@ from faker import Faker
 
 from memsim.graph import BRNet
 from memsim.sampling import sample_profiles
-from memsim.sampling._kinds import ascii_words
+from memsim.sampling._strings import ascii_words
 from memsim.schema import load_schema, parse_schema
 
 ZH_SCHEMA = Path(__file__).parents[2] / "schemas" / "daily_life.zh.yaml"

@@ -10,8 +10,10 @@ import pytest
 
 from memsim.graph import BRNet
 from memsim.sampling import ProfileSampler
-from memsim.sampling._kinds import Batch, sample_email
+from memsim.sampling._email import sample_email
+from memsim.sampling._kinds import Batch
 from memsim.sampling._names import NameParts, _field_order, name_fills
+from memsim.sampling._pieces import join
 from memsim.sampling._random import Uniforms, profile_keys
 from memsim.sampling._strings import ascii_words
 from memsim.schema import load_schema
@@ -41,7 +43,8 @@ def test_fills_from_parts_equal_fills_from_the_whole_name(fmt: str) -> None:
     parts = NameParts(fmt, {"first": (first_codes, firsts), "last": (last_codes, lasts)})
     found = name_fills(parts, FIELDS, {})
     assert found is not None
-    fills, wordless = found
+    pieces, wordless = found
+    fills = {k: join(pieces[k], len(pairs)).tolist() for k in FIELDS}
     for row, (f, x) in enumerate(pairs):
         words = ascii_words(fmt.format(first=firsts[f], last=lasts[x]))
         assert {k: fills[k][row] for k in FIELDS} == _whole(words), (firsts[f], lasts[x])
