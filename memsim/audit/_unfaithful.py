@@ -84,14 +84,14 @@ class _Renderings:
     when it is prefix + first + middle + second + suffix for one joiner."""
 
     def __init__(self, options: list[list[str]], joiners: list[str]):
-        self.options = options
+        self.whole: frozenset[str] | None = None
+        if len(options) == 1:  # most messages: the set of the fact's sentences
+            self.whole = frozenset(options[0])
+            return
         self.split = [_joiner_parts(j) for j in joiners]
         self.first = list(dict.fromkeys(options[0]))
-        self.second = frozenset(options[1]) if len(options) > 1 else frozenset()
-        self.whole: frozenset[str] | None = None
-        if len(options) == 1:
-            self.whole = frozenset(options[0])
-        elif any(parts is None for parts in self.split):  # not plain "{first}..{second}"
+        self.second = frozenset(options[1])
+        if any(parts is None for parts in self.split):  # not plain "{first}..{second}"
             self.whole = frozenset(
                 j.format(first=a, second=b) for j in joiners for a in options[0] for b in options[1]
             )
