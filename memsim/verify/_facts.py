@@ -128,9 +128,18 @@ def _alnum(value: str) -> str:
     return "".join(c for c in fold(value) if c.isalnum())
 
 
-@lru_cache(maxsize=4096)
 def _letters(text: str) -> tuple[str, str, tuple[int, ...]]:
-    """The folded text, its alphanumeric characters in a row, and where each is."""
+    """The folded text, its alphanumeric characters in a row, and where each is
+    (remembered for a message-sized text, asked about again by several checks)."""
+    return _short_letters(text) if len(text) <= 2000 else _find_letters(text)
+
+
+@lru_cache(maxsize=1024)
+def _short_letters(text: str) -> tuple[str, str, tuple[int, ...]]:
+    return _find_letters(text)
+
+
+def _find_letters(text: str) -> tuple[str, str, tuple[int, ...]]:
     folded = fold(text)
     at = tuple(i for i, c in enumerate(folded) if c.isalnum())
     return folded, "".join(folded[i] for i in at), at

@@ -38,5 +38,8 @@ def test_examples() -> None:
     assert identifier_stated("write to LI_MING@X.COM", "li_ming@x.com")
     assert not identifier_stated("card 123456789", "2345678")  # inside a longer run
     assert not identifier_stated("id x3109127531", "3109127531")
+    long = "and so on, " * 300  # past the remembered texts' length
+    assert identifier_stated(long + "310 912 7531.", "3109127531")
+    assert not identifier_stated(long + "x3109127531", "3109127531")
     for text, value in [("a 1234 b", "1234"), ("a1234", "1234"), ("@@@@", "@@@@")]:
         assert identifier_stated(text, value) == _pattern_says(text, value)
