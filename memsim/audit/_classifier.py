@@ -114,8 +114,19 @@ class FormatClassifier:
 
     def finish(self) -> list[Finding]:
         out: list[Finding] = []
+        # a text's features once: chit-chat, filler and many fact messages recur across
+        # trajectories (43% of `make dataset`'s messages repeat an earlier one); the rows
+        # share the list, which nothing changes
+        seen: dict[str, list[float]] = {}
+
+        def featured(text: str) -> list[float]:
+            hit = seen.get(text)
+            if hit is None:
+                hit = seen[text] = features(text)
+            return hit
+
         self.rows = [
-            (index, kind, [(features(text), cls, attr) for text, cls, attr in rows])
+            (index, kind, [(featured(text), cls, attr) for text, cls, attr in rows])
             for index, kind, rows in self.sample.items
         ]
         for pair in PAIRS:

@@ -165,7 +165,7 @@ def question_names_terms(
     question = fold(str(item.qa.get("question", "")))
     missing = [n for n in found.derived.needles if fold(n) not in question]
     if missing:  # an attribute named by its own wording ("How old is ...?") is named
-        worded = worded_labels(ctx, question) | user_named(ctx, question)
+        worded = worded_labels(ctx, question, missing) | user_named(ctx, question)
         missing = [n for n in missing if n not in worded]
     if not missing:
         return []

@@ -93,7 +93,15 @@ class EvidenceText:
         items = sorted(self.sample.items)
         if not items:
             return []
-        docs = [[str(t) for t in tokens(text)] for _, _, rows in items for text, _ in rows]
+        seen: dict[str, list[str]] = {}  # a recurring text is tokenised once
+
+        def document(text: str) -> list[str]:
+            hit = seen.get(text)
+            if hit is None:
+                hit = seen[text] = [str(t) for t in tokens(text)]
+            return hit
+
+        docs = [document(text) for _, _, rows in items for text, _ in rows]
         y = np.array([float(e) for _, _, rows in items for _, e in rows])
         sizes = [len(rows) for _, _, rows in items]
         groups = np.repeat(np.arange(len(items)), sizes).astype(np.int64)

@@ -1,8 +1,10 @@
-"""The raw answer value of the costliest history transforms (value_at, count_between,
-first_of) for the option prior's sample: the same computation and the same refusals as
-:mod:`memsim.audit._histories`, without rendering the answer's text, its needles and
-its meaning, which the prior never reads (it counts values). With nothing withheld, as
-the prior derives them."""
+"""The raw answer value of the history transforms (value_at, count_between, first_of)
+and the number and text transforms that render nothing else (digit_sum, difference,
+days_between, season, weekday, email_domain) for the option prior's sample: the same
+computation and the same refusals as :mod:`memsim.audit._histories` and
+:mod:`memsim.audit._transforms`, without building the answer's text, its needles and its
+meaning, which the prior never reads (it counts values). With nothing withheld, as the
+prior derives them."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from memsim.audit._derive import DerivationError, Deriver
+from memsim.audit._transforms import _at
 from memsim.profile import Fact, Profile
 
 Lean = Callable[[Deriver, Profile, dict[str, Any], dt.datetime], Any]
@@ -47,17 +50,43 @@ def value_at(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) 
 
 def count_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     attr = params["attribute"]
-    events = [d.fact(p, e, attr) for e in params["entities"]]
-    scenario = {e.scenario for e, _ in events}
-    dated = {
-        e.id
-        for e in p.entities
-        if e.scenario in scenario and attr in e.facts and e.facts[attr].type == "datetime"
-    }
-    if {e.id for e, _ in events} != dated:
+    facts, dated_in = _events_of(p, attr)
+    events = []
+    for e in params["entities"]:
+        found = facts.get(e)
+        if found is None:  # as Deriver.fact refuses an entity or a fact it lacks
+            raise DerivationError(f"profile {p.id} has no {e}.{attr}")
+        events.append(found)
+    scenario = {s for s, _, _ in events}
+    dated = set().union(*(dated_in.get(s, ()) for s in scenario))
+    if {e for _, e, _ in events} != dated:
         raise DerivationError(f"counts over {params['entities']}, the events are {sorted(dated)}")
     first, last = (day_bounds(str(params[k]))[0] for k in ("start", "end"))
-    return sum(first <= _day(f) <= last for _, f in events)
+    return sum(first <= _day(f) <= last for _, _, f in events)
+
+
+def _events_of(
+    p: Profile, attr: str
+) -> tuple[dict[str, tuple[str, str, Fact]], dict[str, frozenset[str]]]:
+    """The entities of ``p`` with ``attr``, by id as ``Profile.entity`` finds them
+    (scenario, id, fact), and per scenario the ids of those whose ``attr`` is a
+    date-time: once per profile, since the prior asks each sample profile about every
+    count."""
+    key = ("audit events", attr)
+    found = p.memo.get(key)
+    if found is None:
+        facts: dict[str, tuple[str, str, Fact]] = {}
+        ids: dict[str, set[str]] = {}
+        first: set[str] = set()
+        for e in p.entities:
+            if attr in e.facts and e.facts[attr].type == "datetime":
+                ids.setdefault(e.scenario, set()).add(e.id)
+            if e.id not in first:  # the first of a repeated id, as Profile.entity finds
+                first.add(e.id)
+                if attr in e.facts:
+                    facts[e.id] = (e.scenario, e.id, e.facts[attr])
+        found = p.memo[key] = facts, {s: frozenset(x) for s, x in ids.items()}
+    return found
 
 
 def first_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
@@ -68,10 +97,62 @@ def first_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) 
     return min(events, key=lambda ef: _day(ef[1]))[0].id
 
 
+def digit_sum(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    k = int(params["k"])
+    digits = [int(c) for c in str(_at(fact, when)) if c.isdigit()]
+    if len(digits) < k:
+        raise DerivationError(f"{fact.id} has fewer than {k} digits")
+    return sum(digits[-k:])
+
+
+def difference(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    # unpacked from a generator, as the transform does: a third entity is looked up first
+    (_, fa), (_, fb) = (d.fact(p, e, params["attribute"]) for e in params["entities"])
+    return abs(int(_at(fa, when)) - int(_at(fb, when)))
+
+
+def days_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    pairs = [d.fact(p, e, a) for e, a in zip(params["entities"], params["attributes"], strict=True)]
+    (_, fa), (_, fb) = pairs
+    days = [dt.date.fromisoformat(str(_at(f, when))[:10]) for f in (fa, fb)]
+    return abs((days[0] - days[1]).days)
+
+
+def season(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    month = int(str(_at(fact, when)).split("-")[-2])
+    names = [name for name, months in d.loc.seasons.items() if month in months]
+    if len(names) != 1:
+        raise DerivationError(f"month {month} is in {len(names)} seasons of the locale")
+    return names[0]
+
+
+def weekday(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    day = dt.date.fromisoformat(str(_at(fact, when))[:10])
+    return d.loc.calendar.weekdays[day.weekday()]
+
+
+def email_domain(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    value = str(_at(fact, when))
+    if "@" not in value:
+        raise DerivationError(f"{fact.id} = {value!r} is not an e-mail address")
+    return value.split("@", 1)[1]
+
+
 LEAN: dict[str, Lean] = {
     "value_at": value_at,
     "count_between": count_between,
     "first_of": first_of,
+    "digit_sum": digit_sum,
+    "age_difference": difference,
+    "difference": difference,
+    "days_between": days_between,
+    "season": season,
+    "weekday": weekday,
+    "email_domain": email_domain,
 }
 """Transform -> its raw value. Errors: the same as the transform's (the caller skips the
 profile on DerivationError, KeyError, TypeError or IndexError, as derive() turns the last

@@ -74,6 +74,12 @@ def garbage(text: object) -> str | None:
     """Why a message is a placeholder or garbage, or None."""
     if not isinstance(text, str) or not text.strip():
         return "empty"
+    return _garbage(text)
+
+
+@lru_cache(maxsize=16384)
+def _garbage(text: str) -> str | None:
+    # remembered: chit-chat, filler and many fact messages recur across trajectories
     if m := TOKEN.search(text):
         return f"template token {m[0]!r}"
     folded = fold(text)

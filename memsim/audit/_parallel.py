@@ -28,31 +28,31 @@ if TYPE_CHECKING:
     from memsim.audit._framework import Check
 
 COST: dict[str, float] = {
-    "shortcut_prior": 3.9,
-    "messages_state_facts": 1.8,
-    "shortcut_format_classifier": 1.6,
-    "messages_faithful": 1.5,
-    "shortcut_evidence_text": 1.1,
-    "shortcut_blind_classifier": 1.1,
+    "shortcut_prior": 3.45,
+    "messages_state_facts": 2.0,
+    "messages_faithful": 1.9,
+    "shortcut_format_classifier": 1.2,
+    "shortcut_evidence_text": 1.2,
+    "shortcut_blind_classifier": 1.2,
     "answer_rederived": 0.6,
-    "answer_dates_resolved": 0.5,
-    "shortcut_centroid": 0.5,
-    "message_garbage": 0.35,
+    "answer_dates_resolved": 0.6,
+    "shortcut_centroid": 0.45,
+    "message_garbage": 0.4,
+    "history_session_classifier": 0.35,
     "shortcut_mentioned_option": 0.3,
-    "option_dates_valid": 0.2,
-    "relative_times": 0.2,
-    "timestamps_increasing": 0.2,
-    "question_after_messages": 0.2,
+    "relative_times": 0.25,
+    "tautological_statements": 0.25,
     "values_in_force": 0.2,
-    "history_session_classifier": 0.2,
+    "option_dates_valid": 0.2,
     "noise_facts": 0.2,
-    "shortcut_format_cue": 0.15,
+    "shortcut_format_cue": 0.2,
     "options_correct": 0.15,
+    "whitespace_cues": 0.15,
 }
-"""CPU seconds of the costly checks on `make dataset`'s 4,500 questions (measured for
-issue 17 with per-check timers; re-measured 2026-11-25 after the fourth speed pass. Reading
-the profiles, about 2 s, is left out: every worker pays it once, in whichever of its
-checks reads a profile first); a check not listed counts 0.1."""
+"""CPU seconds of the costly checks on `make dataset`'s 4,500 questions (issue 17;
+`benchmarks/audit_checks.py`, the mean of two runs on a loaded machine, 2026-11-27, after
+the fifth speed pass. Reading the profiles, about 1.5 s, is left out: every worker pays it
+once, in whichever of its checks reads a profile first); a check not listed counts 0.1."""
 
 DEFAULT_COST = 0.1
 Progress = Callable[[Iterator[AuditItem]], Iterable[AuditItem]]

@@ -46,6 +46,7 @@ class Sample:
         self._mappings: dict[str, list[tuple[Profile, dict[str, str]]]] = {}
         self._revealed: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[str]] = {}
         self._tables: dict[tuple[str, tuple[str, ...]], list[dict[tuple[str, ...], list[str]]]] = {}
+        self._rows: dict[tuple[str, tuple[str, ...]], dict[tuple[str, ...], list[int]]] = {}
         self._columns: Columns | None = None
 
     def columns(self) -> Columns:
@@ -119,6 +120,18 @@ class Sample:
             self._tables[key] = table
         return table, tuple(v for _, v in wanted)
 
+    def _rows_with(self, kind: str, wanted: tuple[tuple[str, str], ...]) -> list[int]:
+        """The rows (in order) of the profiles with an entity of ``kind`` holding the
+        wanted values: the only rows where that entity can be mapped."""
+        attrs = tuple(a for a, _ in wanted)
+        found = self._rows.get((kind, attrs))
+        if found is None:
+            found = self._rows[kind, attrs] = {}
+            for row, by_values in enumerate(self._by_values(kind, wanted)[0]):
+                for values in by_values:
+                    found.setdefault(values, []).append(row)
+        return found.get(tuple(v for _, v in wanted), [])
+
     def mappings(self, named: list[tuple[str, Naming]]) -> list[tuple[Profile, dict[str, str]]]:
         """Per sample profile, the item's entity ids mapped to entities with the same
         revealed values (profiles lacking one are left out); the same slots when fewer
@@ -128,8 +141,12 @@ class Sample:
         if hit is not None:
             return hit
         lookups = [(eid, self._by_values(kind, wanted)) for eid, (kind, wanted) in named]
+        # a row where the first entity has no candidate maps nothing: only the rows that
+        # have one are walked (in order, so the pairs are the same list)
+        rows = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
         out = []
-        for row, profile in enumerate(self.profiles):
+        for row in rows:
+            profile = self.profiles[row]
             mapping: dict[str, str] = {}
             for eid, (by_values, values) in lookups:
                 free = by_values[row].get(values, [])

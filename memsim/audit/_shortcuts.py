@@ -140,10 +140,14 @@ class Centroid(_Picker):
 
     def score(self, options: list[str], question: str) -> list[float]:
         grams = [bigrams(o) for o in options]
-        return [
-            sum(cosine(g, h) for j, h in enumerate(grams) if j != i) / (len(grams) - 1)
-            for i, g in enumerate(grams)
-        ]
+        n = len(grams)
+        # each pair once: the cosine of bigram counts is symmetric to the bit (integer
+        # dot product and norms, one division)
+        similar: dict[tuple[int, int], float] = {}
+        for i in range(n):
+            for j in range(i + 1, n):
+                similar[i, j] = similar[j, i] = cosine(grams[i], grams[j])
+        return [sum(similar[i, j] for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
 
 @dataset_check("shortcut_longest", "picking the longest option is near chance", GROUP)

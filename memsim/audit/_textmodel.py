@@ -49,10 +49,15 @@ def tfidf(docs: Sequence[Sequence[str]]) -> sparse.csr_matrix:
     """Rows of sublinear term frequency x smoothed inverse document frequency over the
     hashed tokens, each row scaled to unit length."""
     indptr, cols, vals = [0], [], []
+    seen: dict[tuple[str, ...], tuple[list[int], list[float]]] = {}
     for doc in docs:
-        counts = Counter(bucket(t) for t in doc)
-        cols += list(counts)
-        vals += [1.0 + math.log(c) for c in counts.values()]
+        key = tuple(doc)
+        row = seen.get(key)  # a recurring document is counted once
+        if row is None:
+            counts = Counter(bucket(t) for t in doc)
+            row = seen[key] = (list(counts), [1.0 + math.log(c) for c in counts.values()])
+        cols += row[0]
+        vals += row[1]
         indptr.append(len(cols))
     m = sparse.csr_matrix(
         (np.array(vals), np.array(cols, dtype=np.int64), np.array(indptr)),

@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Collection
+import string
+from collections.abc import Container
 from functools import lru_cache
 from typing import Any
 
@@ -75,7 +76,68 @@ def _facts(ctx: AuditContext, profile: Profile, ids: list[str]) -> list[tuple[En
     return out
 
 
-def _change_told(text: str, renderings: Collection[str], templates: list[str]) -> bool:
+class _Renderings:
+    """``TemplateVerbalizer.renderings(facts, when)``, asked one text at a time: a text
+    of two facts is cut at a joiner's words and its two halves looked up among each
+    fact's sentences, instead of making every pair (joiners x phrasings x phrasings
+    strings for each message). The same answers as the set: a text is in it exactly
+    when it is prefix + first + middle + second + suffix for one joiner."""
+
+    def __init__(self, options: list[list[str]], joiners: list[str]):
+        self.whole: frozenset[str] | None = None
+        if len(options) == 1:  # most messages: the set of the fact's sentences
+            self.whole = frozenset(options[0])
+            return
+        self.split = [_joiner_parts(j) for j in joiners]
+        self.first = list(dict.fromkeys(options[0]))
+        self.second = frozenset(options[1])
+        if any(parts is None for parts in self.split):  # not plain "{first}..{second}"
+            self.whole = frozenset(
+                j.format(first=a, second=b) for j in joiners for a in options[0] for b in options[1]
+            )
+
+    def __contains__(self, text: object) -> bool:
+        if self.whole is not None:
+            return text in self.whole
+        assert isinstance(text, str)
+        for parts in self.split:
+            assert parts is not None
+            prefix, middle, suffix = parts
+            if len(text) < len(prefix) + len(suffix) or not (
+                text.startswith(prefix) and text.endswith(suffix)
+            ):
+                continue
+            inner = text[len(prefix) : len(text) - len(suffix)]
+            for a in self.first:
+                if (
+                    inner.startswith(a)
+                    and inner.startswith(middle, len(a))
+                    and inner[len(a) + len(middle) :] in self.second
+                ):
+                    return True
+        return False
+
+
+@lru_cache(maxsize=64)
+def _joiner_parts(joiner: str) -> tuple[str, str, str] | None:
+    """(prefix, middle, suffix) of a joiner that is plain ``prefix{first}middle{second}
+    suffix`` (braces doubled as str.format reads them); None for any other form."""
+    try:
+        parsed = list(string.Formatter().parse(joiner))
+    except ValueError:
+        return None
+    parts, fields = [""], []
+    for literal, name, spec, conversion in parsed:
+        parts[-1] += literal  # an escaped brace ends a literal piece early
+        if name is not None:
+            fields.append((name, spec, conversion))
+            parts.append("")
+    if fields != [("first", "", None), ("second", "", None)]:
+        return None
+    return parts[0], parts[1], parts[2]
+
+
+def _change_told(text: str, renderings: Container[str], templates: list[str]) -> bool:
     """Whether ``text`` is one of its renderings wrapped in the locale's words for a
     change said explicitly ("Since {cause} on {date}, things are different: {sentence}");
     the date is checked against the value histories by the timeline checks."""
@@ -178,7 +240,7 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
         facts = _facts(ctx, profile, ids)
     except (KeyError, ValueError):
         return f"carries facts {ids} its profiles do not have"
-    renderings = _verbalizer(ctx).renderings(facts, when)
+    renderings = _Renderings(_verbalizer(ctx).sentences(facts, when), ctx.locale.two_facts)
     if path in TEMPLATE_PATHS:
         if text in renderings or _change_told(text, renderings, ctx.locale.history.change_told):
             return None

@@ -6,7 +6,7 @@ the relationship (the locale's ``questions.by_attribute``, see
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import lru_cache
 
 from memsim.audit._context import AuditContext
@@ -19,14 +19,17 @@ LEAST = 2
 of its attribute (it is not taken as naming it)."""
 
 
-def worded_labels(ctx: AuditContext, question: str) -> set[str]:
-    """The labels of the attributes whose own question wording ``question`` uses."""
+def worded_labels(
+    ctx: AuditContext, question: str, among: Collection[str] | None = None
+) -> set[str]:
+    """The labels of the attributes whose own question wording ``question`` uses (only
+    those ``among`` the given labels, when given: the others' patterns are not run)."""
     if ctx.locale is None or not ctx.locale.questions.by_attribute:
         return set()
     folded = fold(question)
     out: set[str] = set()
     for label, patterns in _patterns(ctx).items():
-        if any(p.search(folded) for p in patterns):
+        if (among is None or label in among) and any(p.search(folded) for p in patterns):
             out.add(label)
     return out
 

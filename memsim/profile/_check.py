@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from memsim.profile._types import Fact, Profile
+from memsim.profile._types import Entity, Fact, Profile
 from memsim.schema import Schema
 from memsim.schema._models import Attribute
 
@@ -164,6 +164,31 @@ def _fact_ok(entity_id: str, fact: Fact, checkers: dict[str, Checker]) -> bool:
     return ok(fact.value) and all(ok(s.value) for s in fact.history)
 
 
+def _entity_clean(entity: Entity, checkers: dict[str, Checker]) -> bool:
+    """Whether every fact passes :func:`_fact_ok` and none is missing, in one loop (the
+    common case of every profile read; any doubt goes to the full check)."""
+    facts = entity.facts
+    if len(facts) != len(checkers):
+        return False
+    prefix = entity.id + "."
+    for name, fact in facts.items():
+        checker = checkers.get(name)
+        if (
+            checker is None
+            or fact.attribute != name
+            or fact.type != checker[0]
+            or fact.id != prefix + name
+        ):
+            return False
+        ok = checker[1]
+        if not ok(fact.value):
+            return False
+        for step in fact.history:
+            if not ok(step.value):
+                return False
+    return True
+
+
 def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     """Every way ``profile`` does not match ``schema``, each naming the field."""
     if profile.schema_name != schema.name:
@@ -176,6 +201,8 @@ def profile_problems(profile: Profile, schema: Schema) -> list[str]:
             out.append(f"{entity.id}: the schema has no entity kind '{entity.kind}'")
             continue
         checkers = _checkers(schema, entity.kind, domains)
+        if _entity_clean(entity, checkers):
+            continue
         clean = True
         for fact in entity.facts.values():
             if not _fact_ok(entity.id, fact, checkers):

@@ -86,6 +86,12 @@ class Profile:
         """Entities by id, built on first use (the audit looks entities up by the million)."""
         return {e.id: e for e in reversed(self.entities)}  # the first of a repeated id wins
 
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """What readers compute from this profile once and keep with it (it is frozen,
+        so an answer stays true), keyed by the reader's own tuples."""
+        return {}
+
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
 
@@ -133,14 +139,10 @@ class Profile:
         if data.get("format_version") != PROFILE_FORMAT:
             raise ValueError(f"unsupported profile format {data.get('format_version')!r}")
         entities = tuple(
-            Entity(
-                id=e["id"],
-                kind=e["kind"],
-                index=e["index"],
-                scenario=e["scenario"],
-                facts={f["attribute"]: _fact_from_json(f) for f in e["facts"]},
-            )
-            for e in data["entities"]
+            [
+                Entity(e["id"], e["kind"], e["index"], e["scenario"], _facts_from_json(e["facts"]))
+                for e in data["entities"]
+            ]
         )
         changes = tuple(
             ChangeEvent(c["id"], c["fact"], c["cause"], c["time"], c["before"], c["after"])
@@ -171,11 +173,34 @@ def _fact_json(f: Fact) -> dict[str, Any]:
     return out
 
 
-def _fact_from_json(f: dict[str, Any]) -> Fact:
-    steps = f.get("history")  # most facts never change: no generator for them
-    history = (
-        tuple(ValueStep(s["value"], s["since"], s.get("cause"), s.get("event")) for s in steps)
-        if steps
-        else ()
+_new = tuple.__new__
+"""A NamedTuple built from a whole tuple at once: the class's own ``__new__`` is Python
+code that fills in defaults; a profile read builds about 120 facts, an audit reads
+thousands of profiles."""
+
+
+def _facts_from_json(facts: list[dict[str, Any]]) -> dict[str, Fact]:
+    """An entity's facts by attribute, as ``Fact(f["id"], f["attribute"], f["type"],
+    f["value"], f.get("unit"), history)`` would build them, the same keys missing raising
+    the same KeyError."""
+    return {
+        f["attribute"]: _new(
+            Fact,
+            (
+                f["id"],
+                f["attribute"],
+                f["type"],
+                f["value"],
+                f.get("unit"),
+                # most facts never change: no history list to walk
+                _history(steps) if (steps := f.get("history")) else (),
+            ),
+        )
+        for f in facts
+    }
+
+
+def _history(steps: list[dict[str, Any]]) -> tuple[ValueStep, ...]:
+    return tuple(
+        [_new(ValueStep, (s["value"], s["since"], s.get("cause"), s.get("event"))) for s in steps]
     )
-    return Fact(f["id"], f["attribute"], f["type"], f["value"], f.get("unit"), history)

@@ -103,14 +103,7 @@ class TemplateVerbalizer:
     def renderings(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime) -> frozenset[str]:
         """Every message :meth:`message` can make of ``facts`` at ``when``, whatever it
         draws (the audit's test that a template message is its template re-rendered)."""
-        options = []
-        for e, f in facts:
-            # the tokens once per fact, not once per phrasing (a phrasing ignores the
-            # tokens it does not name, so each renders as :meth:`render` renders it)
-            templates = self.phrasings(e, f)
-            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
-            tokens = self._tokens(e, f, when, fields)
-            options.append([self._fill(t, tokens) for t in templates])
+        options = self.sentences(facts, when)
         if len(options) == 1:
             return frozenset(options[0])
         return frozenset(
@@ -119,6 +112,20 @@ class TemplateVerbalizer:
             for a in options[0]
             for b in options[1]
         )
+
+    def sentences(self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime) -> list[list[str]]:
+        """Per fact, every sentence :meth:`sentence` can make of it at ``when``, in the
+        order of its phrasings (a message of two facts joins one of each with one of
+        the locale's ``two_facts``)."""
+        options = []
+        for e, f in facts:
+            # the tokens once per fact, not once per phrasing (a phrasing ignores the
+            # tokens it does not name, so each renders as :meth:`render` renders it)
+            templates = self.phrasings(e, f)
+            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+            tokens = self._tokens(e, f, when, fields)
+            options.append([self._fill(t, tokens) for t in templates])
+        return options
 
     def message(
         self, facts: Sequence[tuple[Entity, Fact]], when: dt.datetime, rng: np.random.Generator

@@ -79,7 +79,7 @@ def text_stated(text: str, value: str, loc: LocaleData) -> bool:
     if CJK.search(value):
         return squeeze(value, loc) in squeeze(text, loc)
     if identifier_like(value):
-        return identifier_regex(value).search(fold(text)) is not None
+        return identifier_stated(text, value)
     wanted = " ".join(words(value, loc))
     return f" {wanted} " in f" {' '.join(words(text, loc))} "
 
@@ -97,6 +97,52 @@ def identifier_regex(value: str) -> re.Pattern[str]:
     or after is not part of it: "号码是13412345678。")."""
     chars = [re.escape(c) for c in fold(value) if c.isalnum()]
     return re.compile(r"(?<![0-9a-z])" + r"[\W_]*".join(chars) + r"(?![0-9a-z])")
+
+
+def identifier_stated(text: str, value: str) -> bool:
+    """Whether :func:`identifier_regex` of ``value`` matches the folded ``text``, found
+    without compiling a pattern per value (each profile has its own phone numbers and
+    addresses): a separator is a character that is not alphanumeric ([\\W_]), so the
+    value's letters and digits must be a run of the text's letters and digits, and the
+    characters around that run in the text must not be [0-9a-z]."""
+    wanted = _alnum(value)
+    if not wanted:  # nothing to find in a row: the pattern itself says
+        return identifier_regex(value).search(fold(text)) is not None
+    folded, letters, at = _letters(text)
+    start = letters.find(wanted)
+    while start >= 0:
+        first, last = at[start], at[start + len(wanted) - 1]
+        if (first == 0 or folded[first - 1] not in _LATIN_OR_DIGIT) and (
+            last + 1 == len(folded) or folded[last + 1] not in _LATIN_OR_DIGIT
+        ):
+            return True
+        start = letters.find(wanted, start + 1)
+    return False
+
+
+_LATIN_OR_DIGIT = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+
+
+@lru_cache(maxsize=4096)
+def _alnum(value: str) -> str:
+    return "".join(c for c in fold(value) if c.isalnum())
+
+
+def _letters(text: str) -> tuple[str, str, tuple[int, ...]]:
+    """The folded text, its alphanumeric characters in a row, and where each is
+    (remembered for a message-sized text, asked about again by several checks)."""
+    return _short_letters(text) if len(text) <= 2000 else _find_letters(text)
+
+
+@lru_cache(maxsize=1024)
+def _short_letters(text: str) -> tuple[str, str, tuple[int, ...]]:
+    return _find_letters(text)
+
+
+def _find_letters(text: str) -> tuple[str, str, tuple[int, ...]]:
+    folded = fold(text)
+    at = tuple(i for i, c in enumerate(folded) if c.isalnum())
+    return folded, "".join(folded[i] for i in at), at
 
 
 def words(text: str, loc: LocaleData) -> list[str]:
@@ -130,6 +176,7 @@ __all__ = [
     "fact_stated",
     "identifier_like",
     "identifier_regex",
+    "identifier_stated",
     "squeeze",
     "text_stated",
     "words",
