@@ -8,7 +8,6 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from string import Formatter
 from typing import Any
 
 import networkx as nx
@@ -32,7 +31,7 @@ from memsim.schema import (
     transforms_of,
     word,
 )
-from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
+from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value, template_fields
 
 SCENARIOS = ("roles", "events", "items", "places")
 USER_TOO = (*SCENARIOS, "user")
@@ -96,7 +95,7 @@ class QAContext:
     def naming(self, entity: Entity) -> list[str]:
         """The attributes the entity is named by ("my {relation}" -> relation)."""
         refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
-        return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
+        return [f for f in template_fields(refer) if f in entity.facts]
 
     def askable(self, entity: Entity, question: str | None = None) -> list[str]:
         """Attributes a question (of kind ``question``) may ask about: not the ones the
@@ -132,7 +131,18 @@ class QAContext:
         so the pool is not thinned for nothing. None when the question gives the asked
         value away (it is one of those sources) or reveals another entity's value that
         the asked one depends on (a colleague's address names the user's employer,
-        whose city colleagues often share): such a question cannot be flattened."""
+        whose city colleagues often share): such a question cannot be flattened.
+
+        Remembered per entity (:meth:`_remember`): a function of the entity's facts and
+        the network, asked for every candidate of every draw."""
+        return self._remember(  # type: ignore[no-any-return]
+            "revealed",
+            entity,
+            (tuple(attrs), asked),
+            lambda: self._revealed(entity, attrs, asked),
+        )
+
+    def _revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         own: set[str] = set()
         foreign: set[str] = set()
         for attr in attrs:
