@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 import numpy as np
 
@@ -57,7 +55,6 @@ GAPS = (20 * 60, 6 * 60, 2 * 60, 45, 20)
 the earliest event they state."""
 PAIR_PROBABILITY = 0.25
 """Chance that a filler message states two facts of the same entity."""
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -171,6 +168,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
     lives = ctx.noise_profiles[:RATE_DRAFTS]
+    facts_of = [_facts_of(life) for life in lives]  # counted once, added per draft
     # the user's filler stands beside evidence the user says: kinds whose evidence the
     # assistant says (made for histories only) take no part
     # in the registry's order whatever the dataset's (the same stream, the same table)
@@ -183,7 +181,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
         scenarios = planned_scenarios(ctx.schema, name)
         share = 1 / max(len(scenarios), 1)
         for scenario in scenarios:
-            for life in lives:
+            for life, facts in zip(lives, facts_of, strict=True):
                 draft = next(
                     (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
                 )
@@ -193,14 +191,17 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                     # a history is told in as many messages as it has values
                     told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
                     asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
-                for e in life.entities:
-                    for attr in e.facts:
-                        said[(e.kind, attr)] += 1
+                said.update(facts)
     rates = {k: asked[k] / n for k, n in said.items() if n}
     top = max(rates.values(), default=1.0) or 1.0
     table = {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
     ctx.pool.memo[key] = table
     return table
+
+
+def _facts_of(life: Profile) -> Counter[tuple[str, str]]:
+    """How many facts of each (entity kind, attribute) a profile has (in its order)."""
+    return Counter((e.kind, attr) for e in life.entities for attr in e.facts)
 
 
 def _too_early(ctx: QAContext, fact: Fact) -> bool:
@@ -228,7 +229,7 @@ def _fillable(ctx: QAContext, profile: Profile) -> dict[int, tuple[tuple[Fact, b
             )
         return out
 
-    return per_profile(ctx, "fillable", profile, find)
+    return ctx.remember("fillable", profile, find)
 
 
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
@@ -436,26 +437,4 @@ def _places(ctx: QAContext, profile: Profile) -> _Places:
             tuple(events),
         )
 
-    return per_profile(ctx, "places", profile, find)
-
-
-def per_profile(ctx: QAContext, what: str, profile: Profile, compute: Callable[[], T]) -> T:
-    """``compute()``, remembered for the profile (by identity) in the context's memo.
-
-    Valid because a profile is frozen and what is remembered depends only on it and on
-    the context (schema, locale); a trajectory asks it once per message or per fact,
-    and the draws of a question that is redone ask it again. The last few profiles are
-    kept (the workers see each profile in one stretch)."""
-    memo: dict[int, tuple[Profile, Any]] = ctx.pool.memo.setdefault(("per-profile", what), {})
-    hit = memo.get(id(profile))
-    if hit is not None and hit[0] is profile:
-        return hit[1]  # type: ignore[no-any-return]
-    if len(memo) >= _PROFILE_MEMO:
-        memo.clear()
-    value = compute()
-    memo[id(profile)] = (profile, value)
-    return value
-
-
-_PROFILE_MEMO = 64
-"""Profiles :func:`per_profile` keeps each thing for."""
+    return ctx.remember("places", profile, find)  # a function of the profile alone
