@@ -176,8 +176,8 @@ class ValuePool:
             slots = len(columns[attr]) // n
             match = self._where(kind, given, slots * n).reshape(slots, n)
             free = match & ~taken.setdefault(kind, np.zeros((slots, n), dtype=bool))
-            slot = free.argmax(axis=0)  # each profile's first free matching slot (or 0)
-            alive &= free.any(axis=0)
+            slot, some = _first_true(free)  # each profile's first free matching slot (or 0)
+            alive &= some
             taken[kind][slot, np.arange(n)] = True
             picked.append(self._array(kind, attr)[slot * n + np.arange(n)])
         rows = np.flatnonzero(alive)
@@ -242,7 +242,8 @@ class ValuePool:
             if column is None:
                 return None
             part = column[slot * self.profiles : (slot + 1) * self.profiles]
-            out[:, j] = [key(v) for v in part]
+            keyed = {v: key(v) for v in dict.fromkeys(part)}  # once per distinct value
+            out[:, j] = [keyed[v] for v in part]
         return out
 
     def count_distribution(
@@ -254,6 +255,18 @@ class ValuePool:
         # reduction per group)
         hit = COMPARISONS[op](np.ascontiguousarray(keys.T), threshold).sum(axis=0)
         return np.bincount(hit, minlength=keys.shape[1] + 1) / len(hit)
+
+
+def _first_true(rows: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """Per column of ``rows`` (slots x profiles): the first row that is True (0 when
+    none, as ``argmax(axis=0)``) and whether any is; a pass per row (slots are few),
+    not a strided scan per column."""
+    first = np.zeros(rows.shape[1], dtype=np.intp)
+    seen = np.zeros(rows.shape[1], dtype=bool)
+    for i, row in enumerate(rows):
+        first[row & ~seen] = i
+        seen |= row
+    return first, seen
 
 
 def _codable(value: object) -> bool:

@@ -45,13 +45,17 @@ def tautologies(schema: Schema, loc: LocaleData, entity: Entity) -> frozenset[st
     names = [str(entity.facts[n].value) for n in naming if n in entity.facts]
     if not names:
         return frozenset()
-    return frozenset(
-        attr
-        for attr, fact in entity.facts.items()
-        if fact.type in WORDY
-        and attr not in naming
-        and any(holds(name, str(fact.value)) for name in names)
-    )
+    # holds(name, value) needs the folded value inside the folded name: most values are
+    # in none, and are passed over by one search of the names joined
+    joined = "\0".join(n.casefold() for n in names)
+    said = []
+    for attr, fact in entity.facts.items():
+        if fact.type not in WORDY or attr in naming:
+            continue
+        value = str(fact.value)
+        if value.casefold().strip() in joined and any(holds(n, value) for n in names):
+            said.append(attr)
+    return frozenset(said)
 
 
 @lru_cache(maxsize=1 << 16)
