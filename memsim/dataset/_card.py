@@ -124,11 +124,28 @@ def data_card(items: Iterable[Record], tokenizer_name: str = CARD_TOKENIZER) -> 
 
     Needs the optional package ``bpe-openai`` (``pip install 'memsim[tokens]'``).
     """
-    count = _token_counter(tokenizer_name)
-    # type -> [trajectories, messages, questions, tokens, sum of squared tokens]
-    stats: dict[str, list[int]] = {}
+    tally = CardTally(tokenizer_name)
     for item in items:
-        s = stats.setdefault(item.type, [0, 0, 0, 0, 0])
+        tally.add(item)
+    return tally.card()
+
+
+class CardTally:
+    """The card's counts, one record at a time: a dataset being written is counted as
+    its records go to disk, not by reading the file back. The tokenizer is loaded at
+    the first record (or by :meth:`card`), so a tally made before worker processes are
+    forked does not hand them a half-loaded one."""
+
+    def __init__(self, tokenizer_name: str = CARD_TOKENIZER) -> None:
+        self.tokenizer = tokenizer_name
+        self._count: Callable[[str], int] | None = None
+        # type -> [trajectories, messages, questions, tokens, sum of squared tokens]
+        self._stats: dict[str, list[int]] = {}
+
+    def add(self, item: Record) -> None:
+        """Count one record (ImportError without bpe-openai)."""
+        count = self._count or self._counter()
+        s = self._stats.setdefault(item.type, [0, 0, 0, 0, 0])
         s[0] += 1
         s[1] += len(item.turns)
         s[2] += 1  # MemDaily has one question per trajectory
@@ -136,10 +153,20 @@ def data_card(items: Iterable[Record], tokenizer_name: str = CARD_TOKENIZER) -> 
             n = count(turn.text)
             s[3] += n
             s[4] += n * n
-    order = [t for t in KNOWN_TYPES if t in stats] + [t for t in stats if t not in KNOWN_TYPES]
-    rows = tuple(_row(t, stats[t]) for t in order)
-    total = _row("total", [sum(stats[t][k] for t in order) for k in range(5)])
-    return DataCard(rows=rows, total=total, tokenizer=tokenizer_name)
+
+    def card(self) -> DataCard:
+        """The card of the records added so far (integer sums: the same whatever their order)."""
+        if self._count is None:
+            self._counter()  # no records: still needs the tokenizer, as a card of some does
+        stats = self._stats
+        order = [t for t in KNOWN_TYPES if t in stats] + [t for t in stats if t not in KNOWN_TYPES]
+        rows = tuple(_row(t, stats[t]) for t in order)
+        total = _row("total", [sum(stats[t][k] for t in order) for k in range(5)])
+        return DataCard(rows=rows, total=total, tokenizer=self.tokenizer)
+
+    def _counter(self) -> Callable[[str], int]:
+        self._count = _token_counter(self.tokenizer)
+        return self._count
 
 
 def write_data_card(

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from memsim import __version__
+from memsim._gc import collect_rarely, few_collections
 from memsim._io import DATASET_FILE
 from memsim.profile import Profile, load_profile, read_manifest
 from memsim.qa import (
@@ -262,9 +263,10 @@ def generate_records(
         steps = steps[tids.start : tids.stop]
     if workers <= 1:
         ctx = ctx or make_context(schema, options.seed, options.types)
-        for tid, (kind, scenario) in steps:
-            profile = load_profile(profiles, tid, schema)
-            yield make_record(ctx, profile, kind, scenario, tid, options.seed)
+        with few_collections():  # the context is frozen out of the collector's walks
+            for tid, (kind, scenario) in steps:
+                profile = load_profile(profiles, tid, schema)
+                yield make_record(ctx, profile, kind, scenario, tid, options.seed)
         return
     if "fork" in multiprocessing.get_all_start_methods():
         # the context (value pools, noise profiles, evidence rates) is built once, here,
@@ -273,7 +275,9 @@ def generate_records(
         evidence_rates(ctx)
         _WORKER.update(ctx=ctx, profiles=profiles, seed=options.seed)
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # frozen before the fork: no collection in a worker walks (and so copies)
+            # the pages of the context it shares with the others
+            with few_collections(), multiprocessing.get_context("fork").Pool(workers) as pool:
                 yield from pool.imap(_make_in_worker, steps, chunksize=32)
         finally:
             _WORKER.clear()
@@ -289,6 +293,7 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ...]) -> None:
     _WORKER.update(ctx=make_context(schema, seed, kinds), profiles=profiles, seed=seed)
+    collect_rarely()  # the context lives as long as the worker (see memsim._gc)
 
 
 def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:

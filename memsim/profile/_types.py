@@ -55,6 +55,14 @@ class Entity:
     scenario: str
     facts: dict[str, Fact]
 
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """What later stages compute from this entity (with their context), remembered
+        on it: it lives and dies with the entity, so no memo elsewhere keeps old
+        profiles alive. Not a field: equality, ``repr`` and JSON ignore it; callers key
+        what they store by the context it depends on."""
+        return {}
+
 
 @dataclass(frozen=True)
 class ChangeEvent:
@@ -80,6 +88,12 @@ class Profile:
 
     def entity(self, entity_id: str) -> Entity:
         return self._by_id[entity_id]
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """What later stages compute from this profile (with their context), remembered
+        on it, as :attr:`Entity.memo`."""
+        return {}
 
     @cached_property
     def _by_id(self) -> dict[str, Entity]:

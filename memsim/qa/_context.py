@@ -8,8 +8,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from string import Formatter
-from typing import Any
+from typing import Any, TypeVar
 
 import networkx as nx
 import numpy as np
@@ -32,7 +31,7 @@ from memsim.schema import (
     transforms_of,
     word,
 )
-from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value
+from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value, template_fields
 
 SCENARIOS = ("roles", "events", "items", "places")
 USER_TOO = (*SCENARIOS, "user")
@@ -42,13 +41,7 @@ LIVES = 8
 usable ones is the trajectory's one other life)."""
 MENTIONED = 3
 """At most this many distractors said about people of the other life."""
-_ENTITY_MEMO = 4096
-"""Entries :meth:`QAContext._remember` keeps per question (a few profiles' entities)."""
-_UNNAMED_MEMO = 1024
-"""(profile, life) pairs :meth:`QAContext.unnamed` remembers: enough for the lives of
-the profiles the evidence rates are drafted on (``RATE_DRAFTS`` 96 x ``LIVES`` 8 = 768;
-at 256 the drafts pushed each other out, and every question recomputed them), and a
-question's own."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,7 +89,7 @@ class QAContext:
     def naming(self, entity: Entity) -> list[str]:
         """The attributes the entity is named by ("my {relation}" -> relation)."""
         refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
-        return [f for _, f, _, _ in Formatter().parse(refer) if f and f in entity.facts]
+        return [f for f in template_fields(refer) if f in entity.facts]
 
     def askable(self, entity: Entity, question: str | None = None) -> list[str]:
         """Attributes a question (of kind ``question``) may ask about: not the ones the
@@ -132,7 +125,18 @@ class QAContext:
         so the pool is not thinned for nothing. None when the question gives the asked
         value away (it is one of those sources) or reveals another entity's value that
         the asked one depends on (a colleague's address names the user's employer,
-        whose city colleagues often share): such a question cannot be flattened."""
+        whose city colleagues often share): such a question cannot be flattened.
+
+        Remembered per entity (:meth:`_remember`): a function of the entity's facts and
+        the network, asked for every candidate of every draw."""
+        return self._remember(  # type: ignore[no-any-return]
+            "revealed",
+            entity,
+            (tuple(attrs), asked),
+            lambda: self._revealed(entity, attrs, asked),
+        )
+
+    def _revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         own: set[str] = set()
         foreign: set[str] = set()
         for attr in attrs:
@@ -207,17 +211,26 @@ class QAContext:
         return str(self._remember("who", entity, None, lambda: self.verbalizer.who(entity)))
 
     def _remember(self, what: str, entity: Entity, extra: object, compute: Any) -> Any:
-        """``compute()``, remembered per entity (by identity: entities are frozen, and
-        a question asks the same of the same few dozen entities hundreds of times)."""
-        memo: dict[tuple[int, object], tuple[Entity, Any]] = self.pool.memo.setdefault(what, {})
-        key = (id(entity), extra)
-        hit = memo.get(key)
-        if hit is not None and hit[0] is entity:
+        """``compute()``, remembered on the entity (:attr:`Entity.memo`) for this
+        context's value pool: a question asks the same of the same few dozen entities
+        hundreds of times. Keyed by the pool, as when the memo was the pool's (contexts
+        copied with other kinds share it); a context with another pool recomputes."""
+        key = (what, extra)
+        hit = entity.memo.get(key)
+        if hit is not None and hit[0] is self.pool:
             return hit[1]
-        if len(memo) >= _ENTITY_MEMO:
-            memo.clear()
         value = compute()
-        memo[key] = (entity, value)
+        entity.memo[key] = (self.pool, value)
+        return value
+
+    def remember(self, what: object, profile: Profile, compute: Callable[[], T]) -> T:
+        """``compute()``, remembered on the profile (:attr:`Profile.memo`) for this
+        context's value pool, as :meth:`_remember` remembers on an entity."""
+        hit = profile.memo.get(what)
+        if hit is not None and hit[0] is self.pool:
+            return hit[1]  # type: ignore[no-any-return]
+        value = compute()
+        profile.memo[what] = (self.pool, value)
         return value
 
     # --- values -----------------------------------------------------------------------
@@ -233,7 +246,16 @@ class QAContext:
     def comparable(self, entities: Sequence[Entity], attr: str) -> bool:
         """Whether the entities' values of ``attr`` can be compared with each other:
         the same type and, for categoricals, the same values in the same order (the
-        event kinds' ``type`` attributes, for instance, have different values)."""
+        event kinds' ``type`` attributes, for instance, have different values).
+        Remembered per (attribute, the entities' kinds and whether each has it): a
+        function of the schema alone."""
+        key = ("comparable", attr, tuple((e.kind, attr in e.facts) for e in entities))
+        found = self.pool.memo.get(key)
+        if found is None:
+            found = self.pool.memo[key] = self._comparable(entities, attr)
+        return bool(found)
+
+    def _comparable(self, entities: Sequence[Entity], attr: str) -> bool:
         attrs = [self.attribute(e, attr) for e in entities if attr in e.facts]
         if len(attrs) != len(entities) or len({a.type for a in attrs}) != 1:
             return False
@@ -301,17 +323,14 @@ class QAContext:
     def unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
         """The people of ``life`` named like no one of ``profile`` and like no one else
         of ``life`` (so what the trajectory says of them reads as one coherent life)."""
-        # every question about a profile asks this of the same lives: remember the last
-        # pairs (by identity, so a profile read twice is never confused with another)
-        memo: dict[tuple[int, int], tuple[Profile, Profile, list[Entity]]]
-        memo = self.pool.memo.setdefault("unnamed", {})
-        hit = memo.get((id(profile), id(life)))
-        if hit is not None and hit[0] is profile and hit[1] is life:
+        # every question about a profile asks this of the same lives: remembered on the
+        # profile, with the life (kept, so its id is never another's)
+        key = ("unnamed", id(life))
+        hit = profile.memo.get(key)
+        if hit is not None and hit[0] is self.pool and hit[1] is life:
             return list(hit[2])
-        if len(memo) >= _UNNAMED_MEMO:
-            memo.clear()
         found = self._unnamed(profile, life)
-        memo[(id(profile), id(life))] = (profile, life, found)
+        profile.memo[key] = (self.pool, life, found)
         return list(found)
 
     def _unnamed(self, profile: Profile, life: Profile) -> list[Entity]:
@@ -319,27 +338,27 @@ class QAContext:
         own = self._names(profile)
         taken = set(own)
         named = [n for e, n in zip(profile.entities, own, strict=True) if e.scenario != "user"]
+        # _holds(a, b) needs b inside a: a name inside none of the named (one search of
+        # them joined) and holding none of them is passed over without a call
+        joined = "\0".join(named)
         return [
             e
             for e, name in zip(life.entities, names, strict=True)
             if name not in taken
             and names.count(name) == 1
             # "the apple iphone 15 pro" would name "the apple iphone 15" too
-            and not any(_holds(name, n) or _holds(n, name) for n in named)
+            and not (
+                (name in joined or any(n in name for n in named))
+                and any(_holds(name, n) or _holds(n, name) for n in named)
+            )
         ]
 
     def _names(self, profile: Profile) -> list[str]:
-        """Each entity's :meth:`who`, case-folded, once per profile (by identity), not
-        once per (profile, life) pair."""
-        memo: dict[int, tuple[Profile, list[str]]] = self.pool.memo.setdefault("names", {})
-        hit = memo.get(id(profile))
-        if hit is not None and hit[0] is profile:
-            return hit[1]
-        if len(memo) >= _UNNAMED_MEMO:
-            memo.clear()
-        found = [self.who(e).casefold() for e in profile.entities]
-        memo[id(profile)] = (profile, found)
-        return found
+        """Each entity's :meth:`who`, case-folded, once per profile (remembered on it),
+        not once per (profile, life) pair."""
+        return self.remember(
+            "names", profile, lambda: [self.who(e).casefold() for e in profile.entities]
+        )
 
     def strangers(
         self, profile: Profile, life: Profile, entity: Entity, attr: str, avoid: str | None = None

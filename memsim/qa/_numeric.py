@@ -32,16 +32,37 @@ def flat_options(
     and a son does not)."""
     if not share:
         return None
-    top = max(share.values())
-    support = {v: p for v, p in share.items() if p >= TRIM * top}
-    if answer not in support or len(support) < 4:
+    low, high, weight, least = _flattened(share)
+    if answer not in weight or len(weight) < 4:
         return None
-    low, high = min(support), max(support)
-    # weight by the ranks that fit too: answers stay uniform once infeasible ranks are redrawn
-    weight = {v: p * rank_room(v, low, high) for v, p in support.items()}
-    if rng.random() >= min(weight.values()) / weight[answer]:
+    if rng.random() >= least / weight[answer]:
         return None
     return numeric_options(answer, rng, low, high)
+
+
+def _flattened(share: dict[int, float]) -> tuple[int, int, dict[int, float], float]:
+    """The support of ``share`` (its values at least TRIM x as likely as the most likely
+    one) as (lowest, highest, weight of each value, least weight), each value weighted
+    by the ranks that fit too (answers stay uniform once infeasible ranks are redrawn).
+
+    Remembered per share (by identity, the share kept alive beside it): every share
+    comes from a memo (the pool's, ``digit_sum_share``'s), and a question kind asks the
+    same few of them thousands of times."""
+    hit = _FLATTENED.get(id(share))
+    if hit is not None and hit[0] is share:
+        return hit[1]
+    top = max(share.values())
+    support = {v: p for v, p in share.items() if p >= TRIM * top}
+    low, high = min(support), max(support)
+    weight = {v: p * rank_room(v, low, high) for v, p in support.items()}
+    found = (low, high, weight, min(weight.values()))
+    if len(_FLATTENED) >= 4096:
+        _FLATTENED.clear()
+    _FLATTENED[id(share)] = (share, found)
+    return found
+
+
+_FLATTENED: dict[int, tuple[dict[int, float], tuple[int, int, dict[int, float], float]]] = {}
 
 
 @lru_cache(maxsize=16)

@@ -112,14 +112,15 @@ class ValuePool:
         columns = self.rows.get(kind, {})
         if attr not in columns or any(a not in columns for a, _ in given):
             return None
-        target = columns[attr]
-        rows: Sequence[int] = range(len(target))
-        for a, v in given:
-            column = columns[a]
-            rows = [r for r in rows if column[r] == v]
-        if len(rows) < MIN_ROWS:
+        target: Sequence[object] = columns[attr]
+        if given:
+            rows = np.flatnonzero(self._where(kind, given, len(target)))
+            if len(rows) < MIN_ROWS:
+                return None
+            target = self._array(kind, attr)[rows].tolist()  # in row order, as before
+        elif len(target) < MIN_ROWS:
             return None
-        counts = Counter(target[r] for r in rows)
+        counts = Counter(target)
         top = max(counts.values())
         total = sum(counts.values())
         return {v: c / total for v, c in counts.items() if c >= TRIM * top}
@@ -163,6 +164,8 @@ class ValuePool:
             return self.memo[key]  # type: ignore[no-any-return]
         n = self.profiles
         alive = np.ones(n, dtype=bool)
+        # (slot, profile) arrays, each slot a contiguous run of profiles: reductions over
+        # the slots are then a few vector operations, not one small one per profile
         taken: dict[str, NDArray[np.bool_]] = {}
         picked = []
         for kind, given, attr in members:
@@ -171,14 +174,11 @@ class ValuePool:
                 self.memo[key] = None
                 return None
             slots = len(columns[attr]) // n
-            match = np.ones((n, slots), dtype=bool)
-            for a, v in given:
-                values = self._array(kind, a).reshape(slots, n).T
-                match &= values == v
-            free = match & ~taken.setdefault(kind, np.zeros((n, slots), dtype=bool))
-            slot = free.argmax(axis=1)
-            alive &= free.any(axis=1)
-            taken[kind][np.arange(n), slot] = True
+            match = self._where(kind, given, slots * n).reshape(slots, n)
+            free = match & ~taken.setdefault(kind, np.zeros((slots, n), dtype=bool))
+            slot, some = _first_true(free)  # each profile's first free matching slot (or 0)
+            alive &= some
+            taken[kind][slot, np.arange(n)] = True
             picked.append(self._array(kind, attr)[slot * n + np.arange(n)])
         rows = np.flatnonzero(alive)
         # a row's values as a tuple, the columns zipped (the same objects, one pass)
@@ -190,6 +190,37 @@ class ValuePool:
         result = out if len(out) >= MIN_ROWS else None
         self.memo[key] = result
         return result
+
+    def _where(self, kind: str, given: Given, size: int) -> NDArray[np.bool_]:
+        """Which of the first ``size`` rows (slot-major) hold every (attribute, value) of
+        ``given``: a row matches where ``==`` says so, found by comparing
+        :meth:`_codes` when the value and the column allow it."""
+        found = np.ones(size, dtype=bool)
+        for a, v in given:
+            codes, index = self._codes(kind, a)
+            if codes is not None and _codable(v):
+                code = index.get(v)
+                found &= codes[:size] == code if code is not None else False
+            else:
+                column = self.rows[kind][a]
+                found &= np.fromiter((column[r] == v for r in range(size)), bool, size)
+        return found
+
+    def _codes(self, kind: str, attr: str) -> tuple[NDArray[np.int64] | None, dict[object, int]]:
+        """A column as integer codes, one per distinct value (first met first), so rows
+        are matched by comparing integers: the values are all strings or integers, for
+        which equal codes are exactly ``==`` (hash and equality agree); else (None, {})
+        and the objects are compared."""
+        key = ("codes", kind, attr)
+        if key not in self.memo:
+            column = self.rows[kind][attr]
+            if all(_codable(v) for v in column):
+                index: dict[object, int] = {}
+                codes = np.fromiter((index.setdefault(v, len(index)) for v in column), np.int64)
+                self.memo[key] = (codes, index)
+            else:
+                self.memo[key] = (None, {})
+        return self.memo[key]  # type: ignore[no-any-return]
 
     def _array(self, kind: str, attr: str) -> NDArray[Any]:
         key = ("array", kind, attr)
@@ -211,15 +242,36 @@ class ValuePool:
             if column is None:
                 return None
             part = column[slot * self.profiles : (slot + 1) * self.profiles]
-            out[:, j] = [key(v) for v in part]
+            keyed = {v: key(v) for v in dict.fromkeys(part)}  # once per distinct value
+            out[:, j] = [keyed[v] for v in part]
         return out
 
     def count_distribution(
         self, keys: NDArray[np.float64], op: str, threshold: float
     ) -> NDArray[np.float64]:
         """P(count) of ``keys op threshold`` over the pool's groups (index = count)."""
-        hit = np.count_nonzero(COMPARISONS[op](keys, threshold), axis=1)  # (sum of bools: slower)
+        # one row per member, each a contiguous run over the pool's groups: the count per
+        # group is the sum of k rows (along the short axis of (groups, k) it is a slow
+        # reduction per group)
+        hit = COMPARISONS[op](np.ascontiguousarray(keys.T), threshold).sum(axis=0)
         return np.bincount(hit, minlength=keys.shape[1] + 1) / len(hit)
+
+
+def _first_true(rows: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    """Per column of ``rows`` (slots x profiles): the first row that is True (0 when
+    none, as ``argmax(axis=0)``) and whether any is; a pass per row (slots are few),
+    not a strided scan per column."""
+    first = np.zeros(rows.shape[1], dtype=np.intp)
+    seen = np.zeros(rows.shape[1], dtype=bool)
+    for i, row in enumerate(rows):
+        first[row & ~seen] = i
+        seen |= row
+    return first, seen
+
+
+def _codable(value: object) -> bool:
+    """Strings and integers (bools among them): values whose equality is their hash's."""
+    return type(value) in (str, int, bool)
 
 
 COMPARISONS = {

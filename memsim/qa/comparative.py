@@ -20,6 +20,9 @@ question's parameters for the audit.
 from __future__ import annotations
 
 import itertools
+import operator
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -77,12 +80,19 @@ def order_share(
             kind, total = ctx.attribute(a, attr).type, len(pairs)
             if step:
                 pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
-            keys = [(key_a(x), key_b(y)) for x, y in pairs]
-            first = sum(x > y for x, y in keys) / total
-            second = sum(y > x for x, y in keys) / total
+            xs, ys = _keyed(key_a, [x for x, _ in pairs]), _keyed(key_b, [y for _, y in pairs])
+            first = sum(map(operator.gt, xs, ys)) / total
+            second = sum(map(operator.gt, ys, xs)) / total
             share = (first, second, max(0.0, 1 - first - second))
         ctx.pool.memo[key] = share
     return ctx.pool.memo[key]  # type: ignore[no-any-return]
+
+
+def _keyed(key: Callable[[object], Any], values: list[object]) -> list[Any]:
+    """``[key(v) for v in values]``, with ``key`` called once per distinct value (a
+    pool's thousands of values hold a few dozen)."""
+    found = {v: key(v) for v in dict.fromkeys(values)}
+    return [found[v] for v in values]
 
 
 def _balanced(

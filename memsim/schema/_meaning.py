@@ -133,7 +133,16 @@ def is_ordered(a: Attribute) -> bool:
 
 def transforms_of(schema: Schema, kind: str, attr: str) -> tuple[str, ...]:
     """The post-processing transforms that may use the attribute: declared, or inferred
-    from its type and distribution (format 1: today's transforms of its scenario)."""
+    from its type and distribution (format 1: today's transforms of its scenario).
+    Memoised on the schema (a function of it alone; the kinds ask it per candidate)."""
+    key = ("transforms_of", kind, attr)
+    found: tuple[str, ...] | None = schema.memo.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = schema.memo[key] = _transforms_of(schema, kind, attr)
+    return found
+
+
+def _transforms_of(schema: Schema, kind: str, attr: str) -> tuple[str, ...]:
     a = schema.attributes_of(kind)[attr]
     if a.transforms is not None:
         return tuple(a.transforms)

@@ -34,7 +34,7 @@ from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, Message, QAContext, plan
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.trajectory._hearsay import hearsay_lines
-from memsim.verbalize import says_itself, value_at
+from memsim.verbalize import tautologies, value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
@@ -126,11 +126,12 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     total = int(rng.integers(low, high + 1))
     chit_chat = int(rng.random() < CHIT_CHAT)
     n_filler = max(1, total - len(units) - chit_chat)
+    fillable = _fillable(ctx, profile)
     spare = [
         (e, f)
         for e in profile.entities
-        for f in e.facts.values()
-        if f.id not in used and not _too_early(ctx, f) and not _tautology(ctx, e, f)
+        for f, early in fillable[id(e)]
+        if not early and f.id not in used
     ]
     rates = evidence_rates(ctx)
     weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
@@ -167,6 +168,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
     lives = ctx.noise_profiles[:RATE_DRAFTS]
+    facts_of = [_facts_of(life) for life in lives]  # counted once, added per draft
     # the user's filler stands beside evidence the user says: kinds whose evidence the
     # assistant says (made for histories only) take no part
     # in the registry's order whatever the dataset's (the same stream, the same table)
@@ -179,7 +181,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
         scenarios = planned_scenarios(ctx.schema, name)
         share = 1 / max(len(scenarios), 1)
         for scenario in scenarios:
-            for life in lives:
+            for life, facts in zip(lives, facts_of, strict=True):
                 draft = next(
                     (d for _ in range(20) if (d := kind.make(ctx, life, scenario, rng))), None
                 )
@@ -189,14 +191,17 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                     # a history is told in as many messages as it has values
                     told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
                     asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
-                for e in life.entities:
-                    for attr in e.facts:
-                        said[(e.kind, attr)] += 1
+                said.update(facts)
     rates = {k: asked[k] / n for k, n in said.items() if n}
     top = max(rates.values(), default=1.0) or 1.0
     table = {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
     ctx.pool.memo[key] = table
     return table
+
+
+def _facts_of(life: Profile) -> Counter[tuple[str, str]]:
+    """How many facts of each (entity kind, attribute) a profile has (in its order)."""
+    return Counter((e.kind, attr) for e in life.entities for attr in e.facts)
 
 
 def _too_early(ctx: QAContext, fact: Fact) -> bool:
@@ -207,10 +212,24 @@ def _too_early(ctx: QAContext, fact: Fact) -> bool:
     return dt.date.fromisoformat(str(fact.value)[:10]) <= ctx.schema.timeline.start
 
 
-def _tautology(ctx: QAContext, entity: Entity, fact: Fact) -> bool:
-    """A fact its entity's name already says ("the Boston Career Fair" is in Boston):
-    never filler or noise, every statement of it would be a tautology."""
-    return says_itself(ctx.schema, ctx.loc, entity, fact.attribute)
+def _fillable(ctx: QAContext, profile: Profile) -> dict[int, tuple[tuple[Fact, bool], ...]]:
+    """Each entity's facts (keyed by the entity's identity) that a message may state as
+    filler or noise, each with whether it is an event on the timeline's first day
+    (:func:`_too_early`); found once per profile (both are properties of the fact and
+    its entity alone). Not a fact its entity's name already says ("the Boston Career
+    Fair" is in Boston, :func:`memsim.verbalize.says_itself`): every statement of it
+    would be a tautology."""
+
+    def find() -> dict[int, tuple[tuple[Fact, bool], ...]]:
+        out = {}
+        for e in profile.entities:
+            said = tautologies(ctx.schema, ctx.loc, e)  # says_itself of every fact at once
+            out[id(e)] = tuple(
+                (f, _too_early(ctx, f)) for f in e.facts.values() if f.attribute not in said
+            )
+        return out
+
+    return ctx.remember("fillable", profile, find)
 
 
 def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
@@ -254,6 +273,7 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     said = {u.fact_ids()[0] for u in out}
     rates = evidence_rates(ctx)
     people = ctx.unnamed(profile, life)
+    fillable = _fillable(ctx, life)
     base = len(out)
     # that life's people of the question's scenarios first, then (a life with too few of
     # them, e.g. the same single item) its other people
@@ -265,10 +285,8 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         spare = [
             (e, f)
             for e in group
-            for f in e.facts.values()
-            if f"{life.id}:{f.id}" not in said
-            and not _too_early(ctx, f)
-            and not _tautology(ctx, e, f)
+            for f, early in fillable[id(e)]
+            if not early and f"{life.id}:{f.id}" not in said
         ]
         if need <= 0 or not spare:
             continue
@@ -366,31 +384,57 @@ def _place(
     home; in the user's ``location`` unless an entity's says otherwise. A fact in
     ``hidden`` (the question withholds it) is never the place: a withheld workplace's
     name would say it, and what it is made from (a job inside a firm's name)."""
-    schema = ctx.schema
-    kind = user_kind(schema)
-    user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None
-    city_attr = location_attribute(schema, user.kind) if user else None
-    city_fact = user.facts.get(city_attr) if user and city_attr else None
+    places = _places(ctx, profile)
+    city_fact = places.city
     if city_fact is not None and city_fact.id in hidden:
         city_fact = None
     city = str(value_at(city_fact, when)) if city_fact else ""
     spot = ctx.loc.home
-    for event in profile.entities:
-        time_attr = time_attribute(schema, event.kind)
-        start = event.facts.get(time_attr) if time_attr else None
-        if start is not None and start.type == "datetime" and start.id not in hidden:
-            begins = dt.datetime.fromisoformat(str(start.value))
-            if begins <= when <= begins + dt.timedelta(hours=2):
-                spot = ctx.who(event)
-                where = location_attribute(schema, event.kind)
-                location = event.facts.get(where) if where else None
-                city = str(location.value) if location and location.id not in hidden else city
-                break
+    for start, begins, ends, event, location in places.events:
+        if start.id not in hidden and begins <= when <= ends:
+            spot = ctx.who(event)
+            city = str(location.value) if location and location.id not in hidden else city
+            break
     else:
-        work_attr = workplace_attribute(schema, user.kind) if user else None
-        employer = user.facts.get(work_attr) if user and work_attr else None
+        employer = places.employer
         if employer is not None and employer.id in hidden:
             employer = None
         if employer is not None and when.weekday() < 5 and 9 <= when.hour < 18:
             spot = str(value_at(employer, when))  # a workplace may change, as the city does
     return ctx.loc.place.format(spot=spot, city=city) if city else spot
+
+
+@dataclass(frozen=True)
+class _Places:
+    """What :func:`_place` reads of a profile, found once per profile: the user's
+    ``location`` and ``workplace`` facts, and each entity's ``time`` (a date-time) with
+    the two hours the user is there and its ``location`` fact, in the profile's order."""
+
+    city: Fact | None
+    employer: Fact | None
+    events: tuple[tuple[Fact, dt.datetime, dt.datetime, Entity, Fact | None], ...]
+
+
+def _places(ctx: QAContext, profile: Profile) -> _Places:
+    def find() -> _Places:
+        schema = ctx.schema
+        kind = user_kind(schema)
+        user = profile.of_kind(kind)[0] if kind and profile.of_kind(kind) else None
+        city_attr = location_attribute(schema, user.kind) if user else None
+        work_attr = workplace_attribute(schema, user.kind) if user else None
+        events = []
+        for event in profile.entities:
+            time_attr = time_attribute(schema, event.kind)
+            start = event.facts.get(time_attr) if time_attr else None
+            if start is not None and start.type == "datetime":
+                begins = dt.datetime.fromisoformat(str(start.value))
+                where = location_attribute(schema, event.kind)
+                location = event.facts.get(where) if where else None
+                events.append((start, begins, begins + dt.timedelta(hours=2), event, location))
+        return _Places(
+            user.facts.get(city_attr) if user and city_attr else None,
+            user.facts.get(work_attr) if user and work_attr else None,
+            tuple(events),
+        )
+
+    return ctx.remember("places", profile, find)  # a function of the profile alone

@@ -71,8 +71,15 @@ def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) 
     if not ctx.loc.hearsay_people:
         return [None] * n
     lists = name_lists(faker_locale(ctx.schema))
-    taken = _names(ctx.schema, profile)
-    firsts = [f for f in lists["male"][0] + lists["female"][0] if not any(f in t for t in taken)]
+    names = _names(ctx.schema, profile)
+    everyone = lists["male"][0] + lists["female"][0]
+    if all(t and "\0" not in t for t in names):
+        # a first name is in one of the names when it is in them joined by NUL, which
+        # neither holds: one scan per first name, not one per name and first name
+        joined = "\0".join(names)
+        firsts = [f for f in everyone if not (names and "\0" not in f and f in joined)]
+    else:
+        firsts = [f for f in everyone if not any(f in t for t in names)]
     lasts = lists["last"][0]
     picked = rng.choice(len(firsts), size=min(n, len(firsts)), replace=False)
     out: list[str | None] = []

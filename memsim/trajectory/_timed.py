@@ -29,10 +29,10 @@ from memsim.trajectory._build import (
     MESSAGES_PER_TRAJECTORY,
     RATE_FLOOR,
     WAKING,
+    _fillable,
     _iso,
     _pair_some,
     _place,
-    _tautology,
     _Unit,
     evidence_rates,
 )
@@ -118,13 +118,13 @@ def _timed_units(
     used = stated | set(evidence) | set(negatives) | {w.id for w in draft.withheld}
     # filler never speaks of an event already past when the trajectory begins (event
     # times are said as plans)
+    fillable = _fillable(ctx, profile)
     spare = [
         (e, f)
         for e in profile.entities
-        for f in e.facts.values()
+        for f, _ in fillable[id(e)]
         if f.id not in used
         and not (f.type == "datetime" and dt.datetime.fromisoformat(str(f.value)) <= begin)
-        and not _tautology(ctx, e, f)
     ]
     decoys = _decoy_histories(ctx, draft, spare, begin, asked, rng)
     told_ids = {t.unit.facts[0][1].id for t in decoys}
@@ -243,24 +243,42 @@ def _draw_times(timed: list[_Timed], rng: np.random.Generator) -> list[dt.dateti
 
 def waking_minute(start: dt.datetime, end: dt.datetime, rng: np.random.Generator) -> dt.datetime:
     """A minute drawn uniformly among the waking minutes (07:00-22:59) of [start, end);
-    ``start`` itself when the window holds none."""
-    spans = []
-    day = start.date()
-    while day <= end.date():
-        lo = max(start, dt.datetime.combine(day, dt.time(WAKING[0])))
-        hi = min(end, dt.datetime.combine(day, dt.time(WAKING[1] - 1, 59)))
-        if hi > lo:
-            spans.append((lo, int((hi - lo).total_seconds() // 60)))
-        day += dt.timedelta(days=1)
-    total = sum(n for _, n in spans)
+    ``start`` itself when the window holds none.
+
+    The days strictly between the first and the last are whole waking days of
+    ``_DAY_MINUTES`` each, so only the two ends are measured: a window of months costs
+    what a window of a day does (the same draw and the same minute as measuring every
+    day, ``tests/trajectory/test_waking_minute.py``)."""
+    first, last = start.date(), end.date()
+    middle = max((last - first).days - 1, 0)  # whole waking days between the two ends
+    ends = [_waking_span(start, end, first)]
+    if last > first:
+        ends.append(_waking_span(start, end, last))
+    total = ends[0][1] + middle * _DAY_MINUTES + (ends[1][1] if len(ends) > 1 else 0)
     if total == 0:
         return start.replace(second=0, microsecond=0)
     pick = int(rng.integers(total))
-    for lo, n in spans:
-        if pick < n:
-            return (lo + dt.timedelta(minutes=pick)).replace(second=0, microsecond=0)
-        pick -= n
-    raise AssertionError("unreachable")
+    if pick < ends[0][1]:
+        return (ends[0][0] + dt.timedelta(minutes=pick)).replace(second=0, microsecond=0)
+    pick -= ends[0][1]
+    if pick < middle * _DAY_MINUTES:
+        days, minutes = divmod(pick, _DAY_MINUTES)
+        day = first + dt.timedelta(days=days + 1)
+        return dt.datetime.combine(day, dt.time(WAKING[0])) + dt.timedelta(minutes=minutes)
+    pick -= middle * _DAY_MINUTES
+    return (ends[1][0] + dt.timedelta(minutes=pick)).replace(second=0, microsecond=0)
+
+
+_DAY_MINUTES = (WAKING[1] - 1 - WAKING[0]) * 60 + 59
+"""Waking minutes of a whole day (07:00 to 22:59: 959)."""
+
+
+def _waking_span(start: dt.datetime, end: dt.datetime, day: dt.date) -> tuple[dt.datetime, int]:
+    """The first waking minute of ``day`` inside [start, end) and how many there are
+    (0: none)."""
+    lo = max(start, dt.datetime.combine(day, dt.time(WAKING[0])))
+    hi = min(end, dt.datetime.combine(day, dt.time(WAKING[1] - 1, 59)))
+    return lo, int((hi - lo).total_seconds() // 60) if hi > lo else 0
 
 
 __all__ = ["build_timed_trajectory", "waking_minute"]

@@ -19,7 +19,7 @@ from memsim.verbalize._render import (
     template_fields,
     value_at,
 )
-from memsim.verbalize._tautology import naming_attributes, says_itself
+from memsim.verbalize._tautology import naming_attributes, says_itself, tautologies
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer, fact_tokens, fill
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "resolve_relative",
     "says_itself",
     "schema_locale",
+    "tautologies",
     "template_fields",
     "value_at",
 ]

@@ -9,10 +9,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memsim.graph import BRNet
 from memsim.qa import make_context
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
-from memsim.verbalize import says_itself, schema_locale
+from memsim.verbalize import says_itself, schema_locale, tautologies
 from memsim.verbalize._tautology import holds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,3 +63,18 @@ def test_default_events_say_their_city_and_people_say_nothing() -> None:
                 people += sum(says_itself(schema, loc, e, a) for a in e.facts)
     assert events == 20 * 4
     assert people == 0
+
+
+def test_tautologies_are_the_attributes_that_say_themselves() -> None:
+    """``tautologies`` (one pass per entity, as the trajectory's filler reads it) is
+    ``says_itself`` of each attribute, on sampled lives of three schemas."""
+    found = 0
+    for name in ("daily_life.en.yaml", "daily_life.zh.yaml", "campus.en.yaml"):
+        schema = load_schema(ROOT / "schemas" / name)
+        loc = schema_locale(schema)
+        for profile in ProfileSampler(BRNet(schema)).profiles(3, 0, 40):
+            for e in profile.entities:
+                said = {a for a in e.facts if says_itself(schema, loc, e, a)}
+                assert tautologies(schema, loc, e) == said
+                found += len(said)
+    assert found > 40  # the comparison saw tautologies, not only empty sets
