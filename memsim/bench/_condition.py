@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from memsim.bench._lexicon import EN
 from memsim.bench._reading import STOP, Part, core, covers, marks, never, said
-from memsim.bench._tokenize import tokenize
+from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
-from memsim.bench._values import dates, hearsay, people
+from memsim.bench._values import dates, hearsay, may_name_day, people
 
 _DESCRIBED_RE = re.compile(
     rf"\bthe (?:[a-z]+ )+?(?:{'|'.join(map(re.escape, EN.descriptions))})\b"
@@ -33,15 +33,24 @@ def described(question: str) -> bool:
     return bool(_DESCRIBED_RE.search(text)) and not people(text)
 
 
-def _linked(a: Message, b: Message) -> bool:
+Subject = tuple[str | None, frozenset[str]]
+"""What a message speaks of: the first person of the user's life it names (None if
+none), and the tokens of the names it writes (:func:`marks`)."""
+
+
+def _subject_of(text: str) -> Subject:
+    named = people(text)
+    return (named[0] if named else None), marks(text)
+
+
+def _linked(a: Subject, b: Subject) -> bool:
     """Whether two messages speak of the same person (of the user's life) or thing: by
     the tokens of its name, more than half of the fewer one writes ("the New York Career
     Fair" is not "the Monthly Book Club Meetup in New York"; "Silver Falls" at a
     sentence's start leaves only "Falls")."""
-    pa, pb = people(a.text), people(b.text)
-    if pa or pb:
-        return bool(pa) and bool(pb) and pa[0] == pb[0]
-    ma, mb = marks(a.text), marks(b.text)
+    (pa, ma), (pb, mb) = a, b
+    if pa is not None or pb is not None:
+        return pa == pb
     fewer = min(len(ma), len(mb))
     return fewer > 0 and 2 * len(ma & mb) > fewer
 
@@ -49,7 +58,9 @@ def _linked(a: Message, b: Message) -> bool:
 def _says(question: str, asked: set[str], message: Message, option: str) -> tuple[int, int]:
     """How much of the description ``message`` says, the option's own words aside: days
     named by both, then shared content words."""
-    rest = set(tokenize(message.text)) - set(tokenize(option))
+    rest = token_set(message.text) - token_set(option)
+    if not may_name_day(question):
+        return 0, len(asked & rest)
     day = said(message)
     both = set(dates(question, day)) & set(dates(message.text, day))
     return len(both), len(asked & rest)
@@ -63,14 +74,21 @@ def condition(p: Part) -> str | None:
     asked = set(tokenize(core(p.question))) - STOP
     facts: Sequence[Message] = [m for m in p.memory if not hearsay(m.text)]
     best: tuple[tuple[int, int], bool, int, str] | None = None
+    subjects: list[Subject] = []  # each fact's, once needed
+    options = [c for c in p.candidates if not never(c)]
     for i, m in enumerate(facts):
-        for c in p.candidates:
-            if never(c) or not covers(c, p.question, m):
+        group: list[Message] | None = None  # the messages linked to m, once needed
+        for c in options:
+            if not covers(c, p.question, m):
                 continue
-            group = [k for k in facts if k is m or _linked(m, k)]
+            if group is None:
+                subjects = subjects or [_subject_of(k.text) for k in facts]
+                group = [
+                    k for j, k in enumerate(facts) if k is m or _linked(subjects[i], subjects[j])
+                ]
             score = max(_says(p.question, asked, k, c) for k in group)
             # "1 day" is covered by "1 week" (a unit may go unsaid): all words said wins
-            whole = set(tokenize(c)) <= set(tokenize(m.text))
+            whole = token_set(c) <= token_set(m.text)
             if score > (0, 0) and (best is None or (score, whole, i) > best[:3]):
                 best = (score, whole, i, c)
     return None if best is None else best[3]

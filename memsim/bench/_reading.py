@@ -9,9 +9,10 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memsim.bench._lexicon import EN, EVERY
-from memsim.bench._tokenize import tokenize
+from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
 from memsim.bench._values import (
     DATE_RE,
@@ -20,6 +21,7 @@ from memsim.bench._values import (
     duration_hours,
     education_level,
     hearsay,
+    may_name_day,
     measure,
     mentions,
     month_day,
@@ -92,14 +94,27 @@ def said(message: Message) -> dt.date | None:
 
 def covers(candidate: str, question: str, message: Message) -> bool:
     """Whether the message holds every word of the candidate (question words aside)."""
-    days = dates(candidate, said(message))
-    if days:  # a day may be told as "this Sunday"
-        return days[0] in dates(message.text, said(message))
+    if may_name_day(candidate):
+        day = said(message)
+        days = dates(candidate, day)
+        if days:  # a day may be told as "this Sunday"
+            return days[0] in dates(message.text, day)
+    needed = needed_tokens(candidate, question)
+    return needed is not None and needed <= token_set(message.text)
+
+
+@lru_cache(maxsize=1 << 16)
+def needed_tokens(candidate: str, question: str) -> frozenset[str] | None:
+    """The tokens a message must hold to state ``candidate`` (:func:`covers`): its own
+    words (those of the question aside, unless none is left), or only its numbers when
+    it has any ("46 years" is told as "I am 46": a number's unit may go unsaid); None
+    for a candidate without words."""
     own = set(tokenize(candidate))
     own = own - set(tokenize(question)) or own
+    if not own:
+        return None
     numbers = {t for t in own if t.isdigit()}
-    # "46 years" is told as "I am 46": a number's unit may go unsaid
-    return bool(own) and (numbers or own) <= set(tokenize(message.text))
+    return frozenset(numbers or own)
 
 
 def pick_number(candidates: Sequence[str], value: float) -> str | None:
@@ -177,9 +192,13 @@ def relevant(question: str, memory: Sequence[Message]) -> list[Message]:
     return [m for m in facts if words & set(tokenize(m.text))]
 
 
-def marks(text: str) -> set[str]:
+@lru_cache(maxsize=1 << 16)
+def marks(text: str) -> frozenset[str]:
     """The tokens of a message's capitalised words and numbers that do not start a
-    sentence (nor are "I"): the words of names ("Apple iPhone 15 Pro", "Heritage Park")."""
+    sentence (nor are "I"): the words of names ("Apple iPhone 15 Pro", "Heritage Park").
+
+    Cached: the conditional rules compare every pair of messages of a long memory, and
+    texts repeat across noise levels and mechanisms."""
     words = text.split()
     out: set[str] = set()
     for before, w in itertools.pairwise(words):
@@ -187,4 +206,4 @@ def marks(text: str) -> set[str]:
             continue
         if w[:1].isupper() or any(ch.isupper() for ch in w[1:]) or w[:1].isdigit():
             out.update(tokenize(w))
-    return out
+    return frozenset(out)

@@ -40,7 +40,7 @@ from memsim.bench._reading import (
     threshold,
     value_of,
 )
-from memsim.bench._tokenize import tokenize
+from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._values import about_user, duration_hours, measure, mentions, number, people
 
 _LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\b", re.I)
@@ -241,11 +241,12 @@ def stated(p: Part) -> str | None:
     for i, m in enumerate(p.memory):
         if who is not None and not mentions(m.text, who):
             continue
-        on_topic = len(asked & set(tokenize(m.text)))
+        words = token_set(m.text)
+        on_topic = len(asked & words)
         for c in p.candidates:
             if c != unknown and covers(c, p.question, m):
                 # "1 week" is covered by "1 month" (a unit may go unsaid): all words win
-                key = (on_topic, set(tokenize(c)) <= set(tokenize(m.text)), i, c)
+                key = (on_topic, token_set(c) <= words, i, c)
                 if best is None or key > best:
                     best = key
     if best is not None:

@@ -72,5 +72,9 @@ class StaticEmbeddingMemory(EmbeddingMemory):
         vec = self.encoder.encode([text], use_multiprocessing=False)[0]
         return np.asarray(vec, dtype=np.float32)
 
+    def encode_passages(self, texts: list[str]) -> list[NDArray[np.float32]]:
+        # one text a call, as before: a text costs ~0.1 ms, nothing to gain
+        return [self.encode(t, False) for t in texts]
+
 
 __all__ = ["STATIC_MODEL", "StaticEmbeddingMemory", "load_static_model", "static_available"]

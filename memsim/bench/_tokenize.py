@@ -48,5 +48,12 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 18)
+def token_set(text: str) -> frozenset[str]:
+    """The distinct tokens of ``text`` (:func:`tokenize`), cached: the reader tests every
+    message of a long memory against each option."""
+    return frozenset(tokenize(text))
+
+
 def has_cjk(text: str) -> bool:
     return _CJK_RE.search(text) is not None

@@ -83,6 +83,13 @@ def dates(text: str, said: dt.date | None) -> tuple[dt.date, ...]:
 
 
 @lru_cache(maxsize=1 << 16)
+def may_name_day(text: str) -> bool:
+    """Whether :func:`dates` may find a day in ``text`` (on whatever day it is said):
+    False means it finds none, whatever the day."""
+    return bool(DATE_RE.search(text) or _RELATIVE_RE.search(text))
+
+
+@lru_cache(maxsize=1 << 16)
 def month_day(text: str) -> tuple[int, int] | None:
     """The first month and day written in ``text`` (a birthday)."""
     match = DATE_RE.search(text)

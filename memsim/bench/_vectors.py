@@ -85,6 +85,11 @@ class VectorCache:
             self.hits += 1
         return vec
 
+    def has(self, kind: str, text: str) -> bool:
+        """Whether the vector is here (not counted as a hit: :meth:`get` will be)."""
+        key = text_key(kind, text)
+        return key in self._known or key in self._new
+
     def put(self, kind: str, text: str, vec: NDArray[np.float32]) -> None:
         key = text_key(kind, text)
         if key in self._known or key in self._new:

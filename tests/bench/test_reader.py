@@ -287,3 +287,35 @@ def test_a_comparison_word_with_an_unknown_direction_is_refused(tmp_path: Path) 
     (tmp_path / "reading.xx.yaml").write_text("comparisons: {older: [up, age]}\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"reading\.xx\.yaml: comparisons\.older"):
         lexicon("xx", tmp_path)
+
+
+def _covers_by_definition(candidate: str, question: str, message: Message) -> bool:
+    """``covers`` as first written (every set built anew), for the cached version."""
+    from memsim.bench._tokenize import tokenize
+
+    said = dt.date.fromisoformat(message.time[:10])
+    days = dates(candidate, said)
+    if days:
+        return days[0] in dates(message.text, said)
+    own = set(tokenize(candidate))
+    own = own - set(tokenize(question)) or own
+    numbers = {t for t in own if t.isdigit()}
+    return bool(own) and (numbers or own) <= set(tokenize(message.text))
+
+
+def test_covers_agrees_with_its_definition(records: list[dict]) -> None:  # type: ignore[type-arg]
+    """The cached covers (tokens a candidate needs, days only where a candidate may name
+    one) answers as the definition does, for every option against every message of the
+    record, and for made-up days told relatively ("this Friday", "tomorrow")."""
+    from memsim.bench._reading import covers
+
+    checked = 0
+    for record in records:
+        question = record["QA"]["question"]
+        options = [*record["QA"]["choices"].values(), "", "tomorrow", "next Friday", "May 31"]
+        for m in messages(record):
+            for option in options:
+                got = covers(option, question, m)
+                assert got == _covers_by_definition(option, question, m), (option, m.text)
+                checked += got
+    assert checked > 0  # some options are stated, not only refused

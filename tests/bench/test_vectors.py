@@ -134,3 +134,29 @@ def test_e5_vectors_from_disk_equal_fresh_ones(tmp_path: Path) -> None:
     second.use_vector_cache(tmp_path)
     assert np.array_equal(second.vector(text), fresh)
     assert second.embedded == 0
+
+
+@pytest.mark.skipif(
+    not embedding_available(), reason="needs the extra: pip install 'memsim[embed]'"
+)
+def test_e5_batches_give_the_vectors_of_one_call_each() -> None:
+    """A trajectory's new passages go to the engine in batches (observe_all): the
+    vectors, hence the rankings, are those of one call per text, whatever the text's
+    length or its neighbours in the batch."""
+    texts = [
+        "My cousin's birthday is on the 3rd of May.",
+        "I went hiking.",
+        "The Chicago Trail Hike takes place on June 2, 2024 at 9:00 AM, rain or shine, "
+        "and everybody I know from the running club is coming along with their dogs.",
+        "I went hiking.",  # a repeat is embedded once
+        "我妈妈是医生。",
+    ]
+    batched = MEMORY.get("embedding")(k=2)
+    assert isinstance(batched, EmbeddingMemory) and batched.batches
+    batched.reset(Labels(frozenset(), frozenset()))
+    batched.observe_all([Message(i, t, "", "") for i, t in enumerate(texts)])
+    assert batched.embedded == 4
+    single = MEMORY.get("embedding")(k=2)
+    assert isinstance(single, EmbeddingMemory)
+    for t in texts:
+        assert np.array_equal(batched.vector(t), single.encode(t, False))
