@@ -68,7 +68,7 @@ class Deriver:
     def display(self, entity: Entity, fact: Fact, value: Any) -> str:
         text = render_value(fact, value, self.loc, None, relative=False)
         unit = self.attribute(entity, fact.attribute).unit
-        return self.loc.with_unit.format(value=text, unit=unit) if unit else text
+        return self.loc.with_unit_of(text, unit)
 
     def who(self, entity: Entity) -> str:
         return refer(

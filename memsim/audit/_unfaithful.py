@@ -208,7 +208,7 @@ def _said_of_outsider(text: str, item: AuditItem, ctx: AuditContext, profile: Pr
             if found is None:
                 continue
             value = found.group("value")
-            shown = ctx.locale.with_unit.format(value=value, unit=unit) if unit else value
+            shown = ctx.locale.with_unit_of(value, unit)
             if shown not in gold and any(shown in o for o in wrong):
                 return True
     return False

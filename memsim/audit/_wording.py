@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memsim.audit._context import AuditContext
 from memsim.audit._text import fold
-from memsim.schema import user_kind
+from memsim.schema import is_user, role_of, user_kind
 from memsim.verbalize import template_fields
 
 LEAST = 2
@@ -24,7 +24,8 @@ def worded_labels(
 ) -> set[str]:
     """The labels of the attributes whose own question wording ``question`` uses (only
     those ``among`` the given labels, when given: the others' patterns are not run)."""
-    if ctx.locale is None or not ctx.locale.questions.by_attribute:
+    questions = None if ctx.locale is None else ctx.locale.questions
+    if questions is None or not (questions.by_attribute or questions.by_role):
         return set()
     folded = fold(question)
     out: set[str] = set()
@@ -82,9 +83,11 @@ def _wordings(ctx: AuditContext) -> Iterator[tuple[str, list[str]]]:
             yield label, [t for key in KEYS for t in wordings.get(key, ())]
         return
     for kind in ctx.schema.entities:
+        user = is_user(ctx.schema, kind)
         for attr, a in ctx.schema.attributes_of(kind).items():
             label = a.label.get(ctx.locale.code, attr.replace("_", " "))
-            yield label, [t for key in KEYS for t in questions.of_attribute(kind, attr, key)]
+            role = None if user else role_of(ctx.schema, kind, attr)
+            yield label, [t for key in KEYS for t in questions.of_attribute(kind, attr, key, role)]
 
 
 @lru_cache(maxsize=1024)

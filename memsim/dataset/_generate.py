@@ -203,9 +203,11 @@ def make_record(
     if draft is None:
         raise GenerationError(
             f"no {kind}/{scenario} question from profile {profile.id} "
-            f"after {MAX_ATTEMPTS} draws: the schema's {scenario} entities need an attribute "
-            "that takes at least 4 values (one answer and 3 distractors) and, for this kind, "
-            "enough entities of that kind (comparative and aggregative questions need 2 or more)"
+            f"after {MAX_ATTEMPTS} draws (each one rejected or redrawn): the schema's "
+            f"{scenario} entities need an attribute that takes at least 4 values (one answer "
+            "and 3 distractors) and, for this kind, enough entities of that kind (comparative "
+            "and aggregative questions need 2 or more); `memsim schema validate` says which "
+            "kinds and scenarios the schema cannot be asked"
         )
     choices, letter = assign_letters(draft.options, rng)
     evidence_ids = {f.id for f in draft.evidence}

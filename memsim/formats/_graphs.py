@@ -83,7 +83,7 @@ class GraphWriter:
             label = attribute.label.get(self.loc.code, name) if attribute else name
             text = render_value(fact, value_at(fact, when), self.loc, None, relative=False)
             unit = attribute.unit if attribute else None
-            out[label] = self.loc.with_unit.format(value=text, unit=unit) if unit else text
+            out[label] = self.loc.with_unit_of(text, unit)
         return out
 
 

@@ -28,10 +28,14 @@ from memsim.schema import (
     is_ordered,
     is_user,
     pool_of,
+    role_of,
     transforms_of,
     word,
 )
 from memsim.verbalize import LocaleData, TemplateVerbalizer, render_value, template_fields
+
+SENTENCE_ENDS = tuple(".!?。！？")
+"""Marks that end a sentence, in the scripts of the bundled locales."""
 
 SCENARIOS = ("roles", "events", "items", "places")
 USER_TOO = (*SCENARIOS, "user")
@@ -79,6 +83,11 @@ class QAContext:
 
     def is_user(self, entity: Entity) -> bool:
         return is_user(self.schema, entity.kind)
+
+    def role(self, entity: Entity, attr: str) -> str | None:
+        """The attribute's role as question wording goes by it (none for the user's: see
+        :attr:`memsim.verbalize.LocaleData.questions`' ``by_role``)."""
+        return None if self.is_user(entity) else role_of(self.schema, entity.kind, attr)
 
     def transforms(self, entity: Entity, attr: str) -> tuple[str, ...]:
         return transforms_of(self.schema, entity.kind, attr)
@@ -201,7 +210,7 @@ class QAContext:
         kinds = kinds or [entities[0].kind]
         labels = [self.schema.entities[k].label.get(self.loc.code, k) for k in kinds]
         if plural:
-            labels = [self.loc.plural.format(label=x) for x in labels]
+            labels = [self.loc.plural_of(x) for x in labels]
         out = labels[0]
         for extra in labels[1:]:
             out = (self.loc.both if plural else self.loc.either).format(a=out, b=extra)
@@ -241,7 +250,7 @@ class QAContext:
             fact, fact.value if value is None else value, self.loc, None, relative=False
         )
         unit = self.attribute(entity, attr).unit
-        return self.loc.with_unit.format(value=text, unit=unit) if unit else text
+        return self.loc.with_unit_of(text, unit)
 
     def comparable(self, entities: Sequence[Entity], attr: str) -> bool:
         """Whether the entities' values of ``attr`` can be compared with each other:
@@ -504,14 +513,15 @@ class QAContext:
         self, entity: Entity, attr: str, options: Sequence[str], said: Sequence[str]
     ) -> tuple[Hearsay, ...]:
         """Distractors not already said of other people, up to ``MENTIONED``, for the
-        user to say are someone else's, as (value, label): a text (a sentence) repeated
-        as said by someone else (the locale's ``hearsay``, label ""); a value of another
-        type said to be someone's ``label`` (``hearsay_of``: an attribute no one else in
-        the conversation has, a kind with one entity, a number far from anyone's). So
+        user to say are someone else's, as (value, label): a sentence (:func:`said_words`)
+        repeated as said by someone else (the locale's ``hearsay``, label ""); any other
+        value (a name, an e-mail, a number) said to be someone's ``label``
+        (``hearsay_of``: an attribute no one else in the conversation has, a kind with
+        one entity, a number far from anyone's). So
         every distractor is mentioned in the conversation, as the answer is. A value
         the answer holds ("5 years" in "15 years") is not said: it would read as the
         answer's. None without the locale's wording."""
-        text = self.attribute(entity, attr).type == "text"
+        text = said_words(self.attribute(entity, attr))
         if not (self.loc.hearsay if text else self.loc.hearsay_of):
             return ()
         label = "" if text else self.hearsay_label(entity, attr)
@@ -606,11 +616,23 @@ def relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str
     return _relevant(net, asked, revealed)
 
 
+def said_words(attr: Attribute) -> bool:
+    """Whether the attribute's values are someone's words (an opinion, a description):
+    a text whose every template ends a sentence. Such a distractor is quoted as someone
+    else's words; a name, an e-mail address, an ID or an employer quoted so ('My
+    neighbor keeps saying: "Carla Williams"') says nothing, and is said to be someone
+    else's instead ("A friend of mine told me their name is Carla Williams.")."""
+    if attr.type != "text" or not isinstance(attr.dist, Template):
+        return False
+    texts = [*attr.dist.default, *(t for case in attr.dist.cases.values() for t in case)]
+    return bool(texts) and all(t.rstrip().endswith(SENTENCE_ENDS) for t in texts)
+
+
 def others(entities: Sequence[Entity], entity: Entity) -> list[Entity]:
     return [e for e in entities if e.id != entity.id]
 
 
-__all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others"]
+__all__ = ["ORDERED_TYPES", "SCENARIOS", "USER_TOO", "QAContext", "others", "said_words"]
 
 
 def _number(text: str) -> str:

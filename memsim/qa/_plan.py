@@ -181,7 +181,10 @@ def _user(kind: str, schema: Schema, user: str) -> str | None:
     if kind == "aggregative":
         if _countable(schema, [user, *roles]):
             return None
-        return "the user and the roles share no attribute to count over"
+        return (
+            f"no countable attribute is had by the user and every roles kind "
+            f"({', '.join(roles) or 'none'}): counting me among the others needs one"
+        )
     if kind == "post_processing":
         # two of the user's numbers at least: a transform's answer is flattened, so one
         # number can be one that no draw keeps (a student ID ending in 100: every digit

@@ -36,7 +36,7 @@ def simple_question(
     who = ctx.who(entity) if who is None else who
     own = [
         t
-        for t in ctx.loc.questions.of_attribute(entity.kind, attr, "simple")
+        for t in ctx.loc.questions.of_attribute(entity.kind, attr, "simple", ctx.role(entity, attr))
         if not (user and _disagrees(ctx, t))
     ]
     if not own:
@@ -79,10 +79,12 @@ def conditional_question(
     ``value``: the target's own wording around the condition's noun phrase ("What did
     I think of the item I own?") where the locale has either, else the general
     conditional templates."""
-    phrases = ctx.loc.questions.of_attribute(entity.kind, cond, "condition")
+    phrases = ctx.loc.questions.of_attribute(entity.kind, cond, "condition", ctx.role(entity, cond))
     asks = [
         t
-        for t in ctx.loc.questions.of_attribute(entity.kind, target, "simple")
+        for t in ctx.loc.questions.of_attribute(
+            entity.kind, target, "simple", ctx.role(entity, target)
+        )
         if "whose" not in template_fields(t)  # no possessive of a long phrase
     ]
     label, cond_label = ctx.label(entity, target), ctx.label(entity, cond)
@@ -111,7 +113,7 @@ def comparative_question(
 ) -> str:
     """A comparison of two entities' ``attr`` ("Who is older, {a} or {b}?"), else the
     general comparative templates ("whose {label} is {more}")."""
-    own = ctx.loc.questions.of_attribute(entity.kind, attr, "comparative")
+    own = ctx.loc.questions.of_attribute(entity.kind, attr, "comparative", ctx.role(entity, attr))
     template = ctx.choose(own, rng) if own else ctx.wording("comparative", scenario, rng)
     return ctx.cap(template.format(**tokens))
 

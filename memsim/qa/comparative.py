@@ -147,7 +147,7 @@ def _said(ctx: QAContext, a: Entity, attr: str, n: int) -> str:
     if ctx.attribute(a, attr).type != "integer":
         return words["day" if n == 1 else "days"].format(n=n)
     unit = ctx.attribute(a, attr).unit
-    return ctx.loc.with_unit.format(value=n, unit=unit) if unit else str(n)
+    return ctx.loc.with_unit_of(str(n), unit)
 
 
 @qa_kind("comparative", ("roles", "events", "user"))

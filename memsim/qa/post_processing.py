@@ -31,6 +31,7 @@ from memsim.qa._context import QAContext
 from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef, Hearsay
+from memsim.schema import time_attribute
 
 DRAWS = 32
 """Draws of the chosen transform before giving it up (transforms come out in about
@@ -245,6 +246,15 @@ def _day(entity: Entity, attr: str) -> dt.date:
     return dt.date.fromisoformat(str(entity.facts[attr].value)[:10])
 
 
+def _wording(ctx: QAContext, name: str, dates: list[tuple[Entity, str]]) -> list[str]:
+    """A date transform's questions: of the entities themselves where every date is when
+    its entity happens ("On which day of the week is my Tulsa show?"), else of the dates
+    by their labels (``<name>_of``: "... is the start date of my client Harbor Hotels?")."""
+    timed = all(a == time_attribute(ctx.schema, e.kind) for e, a in dates)
+    own = ctx.loc.questions.post_processing.get(f"{name}_of")
+    return ctx.loc.questions.post_processing[name] if timed or not own else own
+
+
 @transform("days_between")
 def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
     dated = _typed(ctx, group, "days_between")
@@ -257,8 +267,8 @@ def _days_between(ctx: QAContext, group: list[Entity], rng: np.random.Generator)
     if numbers is None:
         return None
     options = [str(n) for n in numbers]
-    question = ctx.choose(ctx.loc.questions.post_processing["days_between"], rng).format(
-        a=ctx.who(a), b=ctx.who(b)
+    question = ctx.choose(_wording(ctx, "days_between", [(a, attr_a), (b, attr_b)]), rng).format(
+        a=ctx.who(a), b=ctx.who(b), label_a=ctx.label(a, attr_a), label_b=ctx.label(b, attr_b)
     )
     return _draft(
         ctx,
@@ -287,8 +297,8 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     rest = [w for w in weekdays if w != answer and w not in (said or [])]
     chosen = [*(said or []), *(rest[i] for i in rng.permutation(len(rest)))][:3]
     options = [answer, *chosen]
-    question = ctx.choose(ctx.loc.questions.post_processing["weekday"], rng).format(
-        who=ctx.who(entity)
+    question = ctx.choose(_wording(ctx, "weekday", [(entity, attr)]), rng).format(
+        who=ctx.who(entity), label=ctx.label(entity, attr)
     )
     return _draft(
         ctx,
@@ -324,6 +334,15 @@ def post_processing(
     return None
 
 
+def _people(ctx: QAContext, profile: Profile) -> list[Entity]:
+    """The people who have the user's attribute the schema words as an age difference."""
+    user = ctx.group(profile, "user")[0]
+    attrs = [a for a in user.facts if "age_difference" in ctx.transforms(user, a)]
+    return [
+        e for e in ctx.with_user(profile) if e.scenario != "user" and attrs and attrs[0] in e.facts
+    ]
+
+
 USER_TRANSFORMS = ("age_difference", "digit_sum", "season")
 """The user's own transforms; not ``email_domain``: the user's address is the only one
 their conversation says, so the domain asked would be the only option it mentions."""
@@ -333,18 +352,17 @@ def _about_user(ctx: QAContext, profile: Profile, rng: np.random.Generator) -> D
     """The user's own numbers and dates: their age against one of the people of their
     life ("how many years apart in age are my father and I?"), or a transform of one of
     their facts, asked with the locale's wording for the user ("... of my phone number")."""
-    name = USER_TRANSFORMS[int(rng.integers(len(USER_TRANSFORMS)))]
     user = ctx.group(profile, "user")
     if not user:
         return None
+    # the user's transforms this profile can be asked (all three in daily life): drawn
+    # among all three, a user with digit sums alone was asked one in three draws, each
+    # kept as rarely as its sum is common (3-6%), and 400 draws could fail
+    names = [n for n in USER_TRANSFORMS if n != "age_difference" or _people(ctx, profile)]
+    names = [n for n in names if n == "age_difference" or _typed(ctx, user, n)] or ["digit_sum"]
+    name = names[int(rng.integers(len(names)))]
     if name == "age_difference":
-        # the user's attribute the schema words as an age difference, and the people who have it
-        attrs = [a for a in user[0].facts if "age_difference" in ctx.transforms(user[0], a)]
-        people = [
-            e
-            for e in ctx.with_user(profile)
-            if e.scenario != "user" and attrs and attrs[0] in e.facts
-        ]
+        people = _people(ctx, profile)
         if not people:
             return None
         other = people[int(rng.integers(len(people)))]

@@ -76,8 +76,7 @@ class RewritePrompts(BaseModel):
             if name in user.facts:
                 attr = schema.attributes_of(user.kind)[name]
                 value = render_value(user.facts[name], value_at(user.facts[name], when), loc, when)
-                if attr.unit:
-                    value = loc.with_unit.format(value=value, unit=attr.unit)
+                value = loc.with_unit_of(value, attr.unit)
                 label = attr.label.get(loc.code, name.replace("_", " "))
                 clauses.append(self.persona_field.format(label=label, value=value))
         return self.persona.format(fields=self.persona_join.join(clauses)) if clauses else ""

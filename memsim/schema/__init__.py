@@ -20,7 +20,13 @@ from memsim.schema._distributions import (
     combination,
 )
 from memsim.schema._find import find_schema, schema_for_manifest
-from memsim.schema._load import SchemaError, load_schema, parse_schema, schema_warnings
+from memsim.schema._load import (
+    SchemaError,
+    load_schema,
+    parse_schema,
+    schema_warnings,
+    yaml_position,
+)
 from memsim.schema._meaning import (
     ORDERED_TYPES,
     QUESTION_KINDS,
@@ -118,4 +124,5 @@ __all__ = [
     "within_margin",
     "word",
     "workplace_attribute",
+    "yaml_position",
 ]

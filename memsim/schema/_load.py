@@ -201,3 +201,22 @@ def schema_warnings(
         key=lambda f: (f[0].line, f[0].col, f[1]),
     )
     return [f"{path}:{pos.line}:{pos.col}: warning: {msg}" for pos, msg in found]
+
+
+def yaml_position(path: str, keys: Sequence[str | int]) -> tuple[int, int]:
+    """Line and column (from 1) where ``keys`` was written in the YAML file ``path``:
+    the key itself, else the deepest part of the path the file has (1, 1 when the file
+    cannot be read), for messages about data read from it after loading (a locale
+    overlay checked against the locale data's model)."""
+    try:
+        loader = Loader(FsPath(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return 1, 1
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        return 1, 1
+    finally:
+        loader.dispose()
+    pos = _SourceMap(root).locate(keys, at_key=True)
+    return pos.line, pos.col

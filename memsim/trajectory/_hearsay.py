@@ -7,7 +7,9 @@ Guarantees:
   {first}"), so the words around it are the words the user's own facts are said in
   and mark no role (the evidence-vs-rest text classifier reads them as a fact);
 - that person's first name is in no name of the profile's people, and no two lines of
-  one trajectory name the same person (no one is said to have two values);
+  one trajectory name the same person (no one is said to have two values); the person
+  holds none of the locale's ``meta_markers`` (the audit reads them as a rewrite's
+  meta text);
 - any other value (an event's, an item's, an e-mail's domain) is said in a
   ``hearsay_of`` line, with its label.
 """
@@ -23,6 +25,9 @@ from memsim.qa import Hearsay, QAContext
 from memsim.sampling import name_lists
 from memsim.schema import PersonName, Schema
 from memsim.verbalize import fact_tokens, faker_locale, fill, outsider_phrasings
+
+NAME_DRAWS = 20
+"""Last names drawn for a hearsay person before the line is said another way."""
 
 
 def hearsay_lines(
@@ -53,9 +58,14 @@ def _bare(ctx: QAContext, item: Hearsay) -> str | None:
     attr = ctx.schema.attributes_of(item.kind).get(item.attribute)
     if attr is None or not attr.unit:
         return item.value
-    before, _, after = ctx.loc.with_unit.format(value="\0", unit=attr.unit).partition("\0")
-    if item.value.startswith(before) and item.value.endswith(after):
-        return item.value[len(before) : len(item.value) - len(after)]
+    for unit in dict.fromkeys(
+        ctx.loc.unit_for(one, attr.unit) for one in ("", *ctx.loc.grammar.one)
+    ):
+        before, _, after = ctx.loc.with_unit.format(value="\0", unit=unit).partition("\0")
+        if item.value.startswith(before) and item.value.endswith(after):
+            value = item.value[len(before) : len(item.value) - len(after)]
+            if ctx.loc.with_unit_of(value, attr.unit) == item.value:
+                return value
     return None
 
 
@@ -71,23 +81,37 @@ def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) 
     if not ctx.loc.hearsay_people:
         return [None] * n
     lists = name_lists(faker_locale(ctx.schema))
-    names = _names(ctx.schema, profile)
-    everyone = lists["male"][0] + lists["female"][0]
-    if all(t and "\0" not in t for t in names):
+    taken = _names(ctx.schema, profile)
+    # no name that reads as a rewrite's meta text (原 + 文 is "原文", "the original")
+    markers = [m.casefold() for m in ctx.loc.recognise.meta_markers]
+    everyone = [f for f in lists["male"][0] + lists["female"][0] if not _marked(f, markers)]
+    if all(t and "\0" not in t for t in taken):
         # a first name is in one of the names when it is in them joined by NUL, which
         # neither holds: one scan per first name, not one per name and first name
-        joined = "\0".join(names)
-        firsts = [f for f in everyone if not (names and "\0" not in f and f in joined)]
+        joined = "\0".join(taken)
+        firsts = [f for f in everyone if not (taken and "\0" not in f and f in joined)]
     else:
-        firsts = [f for f in everyone if not any(f in t for t in names)]
+        firsts = [f for f in everyone if not any(f in t for t in taken)]
     lasts = lists["last"][0]
     picked = rng.choice(len(firsts), size=min(n, len(firsts)), replace=False)
     out: list[str | None] = []
     for i in picked:
         template = ctx.choose(ctx.loc.hearsay_people, rng)
-        last = lasts[int(rng.integers(len(lasts)))]
-        out.append(template.format(first=firsts[int(i)], last=last))
+        person = None
+        for _ in range(NAME_DRAWS):
+            last = lasts[int(rng.integers(len(lasts)))]
+            person = template.format(first=firsts[int(i)], last=last)
+            if not _marked(person, markers):
+                break
+        else:
+            person = None  # said in a hearsay_of line instead
+        out.append(person)
     return out + [None] * (n - len(out))
+
+
+def _marked(text: str, markers: list[str]) -> bool:
+    folded = text.casefold()
+    return any(m in folded for m in markers)
 
 
 def _names(schema: Schema, profile: Profile) -> list[str]:

@@ -7,6 +7,7 @@ passed to :func:`load_locale`) maps key for key onto :class:`LocaleData`.
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,7 +30,41 @@ class Forms(_Strict):
     be: str
     have: str
     s: str
-    """Verb ending: "" for "I work", "s" for "she works"."""
+    """Verb ending: "" for "I work", "s" for "she works" (the stem may change it: see
+    :attr:`Grammar.verb_endings`)."""
+    whom: str = "{who}"
+    """The object form ("me"; ``{who}`` in it is replaced): what a phrasing's ``{who}``
+    says where it is the object ("Promoters can reach me at ...", see
+    :class:`Grammar`)."""
+
+
+class Grammar(_Strict):
+    """Agreement the tokens alone cannot carry (memsim.verbalize._agree), so that a
+    phrasing written naturally for anyone reads right for the user and for others."""
+
+    verb_endings: list[tuple[str, str]] = Field(default_factory=list)
+    """(pattern at the end of a stem, replacement): how ``word{s}`` is written when the
+    verb ending is not empty; the first that matches wins, else the ending is added
+    ("do{s}" -> "does", "carry{s}" -> "carries", "want{s}" -> "wants")."""
+    object_after: list[str] = Field(default_factory=list)
+    """Words after which ``{who}`` is an object ("write to {who}", "home for {who}"):
+    it is then written in the ``whom`` form. Prepositions that also begin a clause
+    ("as", "after", "before") belong in :attr:`object_before` only."""
+    plural_endings: list[tuple[str, str]] = Field(default_factory=list)
+    """(pattern at the end of a label, replacement): a group's label in the plural where
+    the ``plural`` template would misspell it ("delivery" -> "deliveries", "box" ->
+    "boxes"); the first that matches wins, else the ``plural`` template."""
+    singular: list[tuple[str, str]] = Field(default_factory=list)
+    """(pattern at the end of a unit, replacement): a unit said after a value of one
+    ("1 year", not "1 years"); the first that matches wins (none: units as written)."""
+    singular_words: dict[str, str] = Field(default_factory=dict)
+    """Units whose singular no pattern makes, by their last word ("people": "person")."""
+    one: list[str] = Field(default_factory=list)
+    """Values that take the singular unit ("1")."""
+    object_before: list[str] = Field(default_factory=list)
+    """Words before which a ``{who}`` that follows a word (not the start of a clause) is
+    an object ("reach {who} at", "know {who} as"); so is one followed by the value or
+    the end of a sentence ("calls {who} {value}"). None of either: never changed."""
 
 
 class Calendar(_Strict):
@@ -89,13 +124,22 @@ class Questions(_Strict):
     picks an entity out by the attribute in a conditional question ("the {group} I
     {value}": "the item I own"; ``{group}``, ``{value}``, ``{a}`` its article)."""
 
-    def of_attribute(self, kind: str, attribute: str, key: str) -> list[str]:
-        """The attribute's own wording for ``key`` (none: the kind's general wording)."""
+    by_role: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording of an attribute by its declared ``role`` (``time``, ``name``), for the
+    attributes :attr:`by_attribute` does not word, so any schema's event time reads
+    "When is my Tulsa show?" (not "What is the showtime of ...?"); the user's attributes
+    are not worded by role (the user's location is not "where I am")."""
+
+    def of_attribute(
+        self, kind: str, attribute: str, key: str, role: str | None = None
+    ) -> list[str]:
+        """The attribute's own wording for ``key``: by ``<kind>.<attribute>``, by the
+        attribute's name, then by its ``role`` (none: the kind's general wording)."""
         for name in (f"{kind}.{attribute}", attribute):
             found = self.by_attribute.get(name, {}).get(key)
             if found:
                 return list(found)
-        return []
+        return list(self.by_role.get(role, {}).get(key, ())) if role else []
 
     def wording(self, kind: str, scenario: str) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
@@ -233,6 +277,7 @@ class LocaleData(_Strict):
     calendar: Calendar
     seasons: dict[str, list[int]]
     """Season name -> months (1-12) it covers."""
+    grammar: Grammar = Field(default_factory=Grammar)
     two_facts: list[str]
     """How two facts become one message: {first} and {second}."""
     chit_chat: list[str] = Field(min_length=20)
@@ -291,6 +336,36 @@ class LocaleData(_Strict):
     conversation: Conversation | None = None
     """Assistant turns and task sessions of multi-session histories (None: a locale
     without them cannot make histories)."""
+
+    def plural_of(self, label: str) -> str:
+        """A group's label in the plural ("relatives", "deliveries")."""
+        for pattern, replacement in self.grammar.plural_endings:
+            many, n = re.subn(f"(?:{pattern})$", replacement, label)
+            if n:
+                return many
+        return self.plural.format(label=label)
+
+    def unit_for(self, value: str, unit: str) -> str:
+        """``unit`` as said after ``value``: singular after a value of one, where the
+        locale's ``grammar`` says how ("1 year", "1 loading bay", "1 person")."""
+        g = self.grammar
+        if value not in g.one:
+            return unit
+        head, _, last = unit.rpartition(" ")
+        if last in g.singular_words:
+            return f"{head} {g.singular_words[last]}".lstrip()
+        for pattern, replacement in g.singular:
+            one, n = re.subn(f"(?:{pattern})$", replacement, unit)
+            if n:
+                return one
+        return unit
+
+    def with_unit_of(self, value: str, unit: str | None) -> str:
+        """A value with its unit, as answers, options and margins write it (``with_unit``,
+        the unit singular after one); the value alone without a unit."""
+        return (
+            self.with_unit.format(value=value, unit=self.unit_for(value, unit)) if unit else value
+        )
 
     def article_for(self, value: str) -> str:
         vowel = value[:1].lower() in self.vowels

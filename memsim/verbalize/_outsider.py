@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from memsim.schema import PersonName, Schema, is_user
+from memsim.verbalize._agree import agreed
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import template_fields
 
@@ -55,10 +56,13 @@ def outsider_pattern(template: str, loc: LocaleData, unit: str) -> re.Pattern[st
     """``template`` said of one of the locale's ``hearsay_people`` as a pattern whose
     group ``value`` is the value (case-folded at the start, as messages are capitalised)."""
     forms = loc.other_forms
+    template = agreed(loc, template, forms.s, object_form=False)  # as fill() writes it
     articles = tuple(sorted({loc.article, loc.article_before_vowel}))
+    # the unit as said after any value: singular after one ("1 year")
+    units = tuple(dict.fromkeys([unit, *(loc.unit_for(v, unit) for v in loc.grammar.one)]))
     return _pattern(
         template, tuple(loc.hearsay_people), forms.whose, forms.be, forms.have, forms.s,
-        articles, unit,
+        articles, units,
     )  # fmt: skip
 
 
@@ -71,7 +75,7 @@ def _pattern(
     have: str,
     s: str,
     articles: tuple[str, ...],
-    unit: str,
+    units: tuple[str, ...],
 ) -> re.Pattern[str]:
     name = r"[^\W\d_]+"
     people = [
@@ -86,12 +90,15 @@ def _pattern(
         "\0a\0": "(?:"
         + "|".join(re.escape(a) for a in sorted(articles, key=len, reverse=True))
         + ")",
+        "\0unit\0": "(?:"
+        + "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+        + ")",
     }
     # filled as the verbalizer fills it (a double space an empty token leaves is folded),
     # then every placeholder turned into its pattern
     text = template.format(
         value="\0value\0", who="\0who\0", whose="\0whose\0", a="\0a\0" if any(articles) else "",
-        be=be, have=have, s=s, unit=unit,
+        be=be, have=have, s=s, unit="\0unit\0" if any(units) else "",
     ).replace("  ", " ")  # fmt: skip
     pattern = re.escape(text)
     for key, group in groups.items():

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from memsim.schema import Schema
+from memsim.schema import Schema, yaml_position
 from memsim.verbalize._locale import LocaleData, load_locale, locale_dirs
 
 
@@ -66,17 +66,36 @@ def schema_locale(schema: Schema) -> LocaleData:
     if not overlay:
         return load_locale(schema.locale)
     dirs = tuple(str(d) for d in locale_dirs())  # the base file depends on them
-    return _merged(schema.locale, dirs, json.dumps(overlay, sort_keys=True, default=str), where)
+    # where the overlay's keys are written: under `locale_overlay` in the schema, or at
+    # the top of the overlay file
+    inline = not isinstance(schema.locale_overlay, str)
+    prefix = ("locale_overlay", schema.locale) if inline else (schema.locale,)
+    text = json.dumps(overlay, sort_keys=True, default=str)
+    return _merged(schema.locale, dirs, text, where, prefix)
 
 
 @lru_cache(maxsize=16)
-def _merged(code: str, _dirs: tuple[str, ...], overlay: str, where: str) -> LocaleData:
+def _merged(
+    code: str, _dirs: tuple[str, ...], overlay: str, where: str, prefix: tuple[str, ...]
+) -> LocaleData:
     base = load_locale(code)
     data = merge(base.model_dump(), json.loads(overlay))
     try:
         return LocaleData.model_validate(data)
     except ValidationError as exc:
-        raise ValueError(f"{where}: invalid locale_overlay for '{base.code}':\n{exc}") from None
+        raise ValueError("\n".join(_located(exc, where, prefix))) from None
+
+
+def _located(exc: ValidationError, where: str, prefix: tuple[str, ...]) -> list[str]:
+    """Each problem of a merged overlay as ``file:line:col: locale_overlay 'code': key:
+    message``, at the overlay key it comes from."""
+    out = []
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        line, col = yaml_position(where, (*prefix, *loc))
+        key = ".".join(str(k) for k in loc) or "(top)"
+        out.append(f"{where}:{line}:{col}: locale_overlay '{prefix[-1]}': {key}: {err['msg']}")
+    return out
 
 
 def faker_locale(schema: Schema) -> str:

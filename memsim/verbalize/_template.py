@@ -11,6 +11,7 @@ import numpy as np
 from memsim._registry import Registry, registry
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema, is_user
+from memsim.verbalize._agree import agreed
 from memsim.verbalize._locale import Forms, LocaleData
 from memsim.verbalize._render import (
     refer,
@@ -31,17 +32,21 @@ def fact_tokens(
         "value": value,
         "who": who,
         "whose": forms.whose.format(who=who),
+        "whom": forms.whom.format(who=who),
         "be": forms.be,
         "have": forms.have,
         "s": forms.s,
         "a": loc.article_for(value),
-        "unit": unit or "",
+        "unit": loc.unit_for(value, unit) if unit else "",
     }
 
 
 def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     """``template`` with ``tokens``, capitalised, without the double space an empty
-    token leaves."""
+    token leaves; its verbs and an object ``{who}`` agree with whom it speaks of
+    (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
+    who = tokens.get("who")
+    template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
     return loc.cap(template.format(**tokens).replace("  ", " "))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,25 @@ def test_overlay_file_is_found_beside_the_schema(tmp_path: Path) -> None:
 
 
 def test_bad_overlay_names_the_file_and_the_key(tmp_path: Path) -> None:
-    schema = load_schema(_with_overlay(tmp_path, "locale_overlay:\n  en: {homee: x}\n"))
-    with pytest.raises(ValueError, match=r"s\.yaml: invalid locale_overlay for 'en'(.|\n)*homee"):
+    path = _with_overlay(tmp_path, "locale_overlay:\n  en: {homee: x}\n")
+    line = path.read_text(encoding="utf-8").splitlines().index("  en: {homee: x}") + 1
+    with pytest.raises(ValueError, match=rf"s\.yaml:{line}:8: locale_overlay 'en': homee: Extra"):
+        schema_locale(load_schema(path))
+
+
+def test_bad_overlay_file_names_the_line_of_each_problem(tmp_path: Path) -> None:
+    # an overlay file: each problem at the key that makes it, in the overlay file
+    (tmp_path / "words.yaml").write_text(
+        "en:\n  home: the dorm\n  chit_chat: [a, b]\n  questions:\n    simpel: [x]\n",
+        encoding="utf-8",
+    )
+    schema = load_schema(_with_overlay(tmp_path, "locale_overlay: words.yaml\n"))
+    with pytest.raises(ValueError) as err:
         schema_locale(schema)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2
+    assert re.match(r".*words\.yaml:3:3: locale_overlay 'en': chit_chat: .*at least 20", lines[0])
+    assert re.match(r".*words\.yaml:5:5: locale_overlay 'en': questions\.simpel: Extra", lines[1])
 
 
 def test_faker_locale_comes_from_locale_data() -> None:

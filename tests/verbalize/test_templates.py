@@ -38,6 +38,8 @@ QUESTION_TOKENS = {
     "who",
     "label",
     "group",
+    "label_a",  # a date transform of two dates by their labels (days_between_of)
+    "label_b",
     "cond_label",
     "cond_value",
     "a",
@@ -166,6 +168,8 @@ def test_every_question_template_renders_without_leftovers(path: Path) -> None:
     fill = {
         "who": loc.calendar.weekdays[0],
         "label": loc.seasons and next(iter(loc.seasons)),
+        "label_a": loc.seasons and next(iter(loc.seasons)),
+        "label_b": loc.seasons and list(loc.seasons)[-1],
         "group": loc.plural.format(label=loc.home),
         "cond_label": loc.home,
         "cond_value": loc.calendar.months[0],

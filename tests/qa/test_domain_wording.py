@@ -1,0 +1,120 @@
+"""Questions worded from what a schema declares, not from daily life's names, on the
+held-out tour and workshop schemas (tests/data): a conditional question names the kinds
+of one pool ("the bandmate whose ...", never "the bandmate or crew member"); an event's
+``role: time`` is asked "When is ...?"; a date that is not when its entity happens is
+named by its label in date transforms; a group's label is pluralised by the locale's
+grammar ("deliveries"); a distractor is quoted as someone's words only if it is a
+sentence (a name is said to be someone else's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memsim.dataset import make_context
+from memsim.qa import QA_KINDS, QAContext
+from memsim.qa._context import said_words
+from memsim.qa.post_processing import TRANSFORMS
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
+from memsim.verbalize import load_locale
+
+DATA = Path(__file__).parents[1] / "data"
+PROFILES = 30
+
+
+@pytest.fixture(scope="module")
+def tour() -> tuple[QAContext, list[Any]]:
+    ctx = make_context(load_schema(DATA / "tour.en.yaml"), 0)
+    return ctx, list(ProfileSampler(ctx.net).profiles(0, 0, PROFILES))
+
+
+@pytest.fixture(scope="module")
+def workshop() -> tuple[QAContext, list[Any]]:
+    ctx = make_context(load_schema(DATA / "workshop.en.yaml"), 0)
+    return ctx, list(ProfileSampler(ctx.net).profiles(0, 0, PROFILES))
+
+
+def _drafts(made: tuple[QAContext, list[Any]], kind: str, scenario: str) -> list[Any]:
+    ctx, profiles = made
+    rng = np.random.default_rng(0)
+    out = []
+    for p in profiles:
+        for _ in range(50):
+            draft = QA_KINDS.get(kind).make(ctx, p, scenario, rng)
+            if draft is not None:
+                out.append(draft)
+                break
+    return out
+
+
+def test_a_conditional_question_names_the_kinds_of_one_pool(
+    tour: tuple[QAContext, list[Any]],
+) -> None:
+    drafts = _drafts(tour, "conditional", "roles")
+    assert len(drafts) >= PROFILES // 2
+    for d in drafts:
+        q = d.question
+        assert " or " not in q, q  # bandmates and crew members are pooled apart
+        kind = d.params["entity"].split("[")[0]
+        assert ("bandmate" if kind == "bandmate" else "crew member") in q, q
+
+
+def test_an_events_time_is_asked_when_it_is(tour: tuple[QAContext, list[Any]]) -> None:
+    timed = [d for d in _drafts(tour, "simple", "events") if d.params["attribute"] == "time"]
+    timed += [d for d in _drafts(tour, "noisy", "events") if d.params["attribute"] == "time"]
+    assert timed
+    for d in timed:
+        assert "when is my " in d.question.lower(), d.question
+        assert "showtime" not in d.question
+
+
+def test_a_date_that_is_not_the_entitys_time_is_named_by_its_label(
+    workshop: tuple[QAContext, list[Any]],
+) -> None:
+    ctx, profiles = workshop
+    rng = np.random.default_rng(1)
+    asked = []
+    for p in profiles:
+        clients = [e for e in p.entities if e.kind == "client"]
+        for name in ("weekday", "days_between"):
+            draft = TRANSFORMS[name](ctx, clients, rng)
+            if draft is not None:
+                asked.append(draft.question)
+    assert asked
+    assert all("start date of my client" in q for q in asked), asked
+    # an event's own time keeps the event's wording
+    deliveries = [e for e in profiles[0].entities if e.kind == "delivery"]
+    draft = next(
+        d for _ in range(50) if (d := TRANSFORMS["weekday"](ctx, deliveries, rng)) is not None
+    )
+    assert "delivery slot" not in draft.question and "the " in draft.question
+
+
+def test_a_groups_label_is_pluralised_by_the_locales_grammar() -> None:
+    en, zh = load_locale("en"), load_locale("zh")
+    assert [en.plural_of(x) for x in ("delivery", "box", "client", "day", "crew member")] == [
+        "deliveries",
+        "boxes",
+        "clients",
+        "days",
+        "crew members",
+    ]
+    assert zh.plural_of("演出") == "演出"
+
+
+def test_only_sentences_are_quoted_as_someones_words(
+    tour: tuple[QAContext, list[Any]],
+) -> None:
+    ctx, profiles = tour
+    attrs = ctx.schema.attributes_of("instrument")
+    assert said_words(attrs["story"])
+    assert not said_words(attrs["serial"])
+    assert not said_words(ctx.schema.attributes_of("crew")["name"])
+    assert not said_words(ctx.schema.attributes_of("crew")["email"])
+    crew = next(e for e in profiles[0].entities if e.kind == "crew")
+    said = ctx.hearsay(crew, "name", ["Ann Lee", "Bo Chen", "Cy Ray", "Di Fox"], [])
+    assert said and all(h.label for h in said)  # a hearsay_of line, with its label
