@@ -92,19 +92,14 @@ class Profile:
     @cached_property
     def memo(self) -> dict[Any, Any]:
         """What later stages compute from this profile (with their context), remembered
-        on it, as :attr:`Entity.memo`."""
+        on it, as :attr:`Entity.memo` (it is frozen, so an answer stays true); each
+        reader keys by its own tuples (the audit's start with "audit")."""
         return {}
 
     @cached_property
     def _by_id(self) -> dict[str, Entity]:
         """Entities by id, built on first use (the audit looks entities up by the million)."""
         return {e.id: e for e in reversed(self.entities)}  # the first of a repeated id wins
-
-    @cached_property
-    def memo(self) -> dict[Any, Any]:
-        """What readers compute from this profile once and keep with it (it is frozen,
-        so an answer stays true), keyed by the reader's own tuples."""
-        return {}
 
     def of_kind(self, kind: str) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
