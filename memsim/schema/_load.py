@@ -85,9 +85,7 @@ def load_schema(path: str | FsPath) -> Schema:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SchemaError([f"{path}: cannot read schema: {exc}"]) from exc
-    schema = parse_schema(text, str(path))
-    schema._source = str(path)  # a locale_overlay path is relative to it
-    return schema
+    return parse_schema(text, str(path))
 
 
 _INDEXED_REF = re.compile(r"[{,[]\s*([A-Za-z_]\w*\[\d+\]\.\w+)")
@@ -107,6 +105,11 @@ def _quote_hint(text: str, line: int) -> str:
 
 
 def parse_schema(text: str, filename: str = "<schema>") -> Schema:
+    """Parse, validate and check a schema's YAML ``text``; raise SchemaError listing every
+    problem at ``filename``:line:col. A ``filename`` given is also the schema's
+    :attr:`~Schema.source`, where a relative ``locale_overlay`` path is found from (the
+    text of an edited copy of a schema file, parsed under that file's name, keeps its
+    overlay)."""
     loader = Loader(text)
     try:
         root = loader.get_single_node()
@@ -158,6 +161,8 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
     found += [(source.locate(p.path), p.message) for p in problems]
     if found:
         raise fail()
+    if filename != "<schema>":
+        schema._source = filename  # a relative locale_overlay path is found from it
     return schema
 
 
