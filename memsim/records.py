@@ -237,27 +237,8 @@ def record_from_json(data: Any) -> Record:
     )
     by_session: dict[str, list[Turn]] = {}
     for i, m in enumerate(messages):
-        where = f"message_list[{i}]"
-        m = _dict(m, where)
-        sid = _str(m.get("session", "s0"), f"{where}.session")
-        speaker = _str(m.get("speaker", USER), f"{where}.speaker")
-        if speaker not in SPEAKERS:
-            raise RecordError(f"{where}.speaker", f"{speaker!r} is not user or assistant")
-        by_session.setdefault(sid, []).append(
-            Turn(
-                id=_int(_get(m, "mid", where), f"{where}.mid"),
-                speaker=speaker,
-                text=_str(_get(m, "message", where), f"{where}.message"),
-                time=_str(_get(m, "time", where), f"{where}.time"),
-                place=_str(m.get("place", ""), f"{where}.place"),
-                purpose=_str(m.get("role", ""), f"{where}.role"),
-                facts=tuple(
-                    _str(f, f"{where}.facts") for f in _list(m.get("facts", []), f"{where}.facts")
-                ),
-                verbalizer=_str(m.get("verbalizer", "template"), f"{where}.verbalizer"),
-                template=_str(m.get("template", ""), f"{where}.template"),
-            )
-        )
+        sid, turn = _plain_turn(m) or _turn_checked(m, i)
+        by_session.setdefault(sid, []).append(turn)
     if not session_meta:
         session_meta = [{"id": sid} for sid in by_session] or [{"id": "s0"}]
     sessions = []
@@ -287,6 +268,59 @@ def record_from_json(data: Any) -> Record:
         locale=_opt_str(obj.get("locale"), "locale"),
         flags=flags,
         extra=extra,
+    )
+
+
+def _plain_turn(m: Any) -> tuple[str, Turn] | None:
+    """A message whose every field has its plain JSON type, without naming a place per
+    field (what :func:`_turn_checked` does, formatting ten error places per message
+    before it knows of any error); None for anything else, which that then reads."""
+    if type(m) is not dict:
+        return None
+    get = m.get
+    mid, text, time, sid = get("mid"), get("message"), get("time"), get("session", "s0")
+    speaker, facts = get("speaker", USER), get("facts", [])
+    place, purpose = get("place", ""), get("role", "")
+    verbalizer, template = get("verbalizer", "template"), get("template", "")
+    if (
+        type(mid) is int
+        and type(text) is str
+        and type(time) is str
+        and type(sid) is str
+        and type(speaker) is str
+        and speaker in SPEAKERS
+        and type(place) is str
+        and type(purpose) is str
+        and type(verbalizer) is str
+        and type(template) is str
+        and type(facts) is list
+        and all(type(f) is str for f in facts)
+    ):
+        return sid, Turn(
+            mid, speaker, text, time, place, purpose, tuple(facts), verbalizer, template
+        )
+    return None
+
+
+def _turn_checked(m: Any, i: int) -> tuple[str, Turn]:
+    """A message read field by field, naming the first field that is missing or of the
+    wrong type."""
+    where = f"message_list[{i}]"
+    m = _dict(m, where)
+    sid = _str(m.get("session", "s0"), f"{where}.session")
+    speaker = _str(m.get("speaker", USER), f"{where}.speaker")
+    if speaker not in SPEAKERS:
+        raise RecordError(f"{where}.speaker", f"{speaker!r} is not user or assistant")
+    return sid, Turn(
+        id=_int(_get(m, "mid", where), f"{where}.mid"),
+        speaker=speaker,
+        text=_str(_get(m, "message", where), f"{where}.message"),
+        time=_str(_get(m, "time", where), f"{where}.time"),
+        place=_str(m.get("place", ""), f"{where}.place"),
+        purpose=_str(m.get("role", ""), f"{where}.role"),
+        facts=tuple(_str(f, f"{where}.facts") for f in _list(m.get("facts", []), f"{where}.facts")),
+        verbalizer=_str(m.get("verbalizer", "template"), f"{where}.verbalizer"),
+        template=_str(m.get("template", ""), f"{where}.template"),
     )
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memsim.dataset import GenerateOptions, generate_records
 from memsim.graph import BRNet
@@ -149,3 +151,42 @@ def test_errors_name_the_field(path: tuple[Any, ...], value: Any, field: str, pr
     with pytest.raises(RecordError) as err:
         record_from_json(data)
     assert err.value.field == field and problem in err.value.problem
+
+
+_FIELDS = ("mid", "message", "time", "session", "speaker", "facts", "place", "role",
+           "verbalizer", "template")  # fmt: skip
+_ODD = [None, 1, True, 2.5, "x", "user", "assistant", [], ["a"], ["a", 1], {}, ("a",)]
+
+
+def _read_turn(m: Any) -> tuple[str, Turn] | str:
+    from memsim.records import _plain_turn, _turn_checked
+
+    fast = _plain_turn(m)
+    try:
+        slow = _turn_checked(m, 0)
+    except RecordError as exc:
+        assert fast is None  # the quick path never accepts what the full one refuses
+        return str(exc)
+    assert fast is None or fast == slow
+    return slow
+
+
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={f: st.sampled_from(_ODD) for f in _FIELDS},
+    )
+)
+def test_quick_turn_path_reads_as_the_field_by_field_one(m: dict[str, Any]) -> None:
+    base = {"mid": 3, "message": "Hi.", "time": "2024-05-01T09:00", "facts": ["user.age"]}
+    _read_turn(m)
+    _read_turn(base | m)
+    _read_turn([base])
+
+
+def test_quick_turn_path_takes_plain_messages() -> None:
+    from memsim.records import _plain_turn
+
+    m = {"mid": 0, "message": "Hi.", "time": "2024-05-01T09:00", "speaker": USER}
+    assert _plain_turn(m) == ("s0", Turn(0, USER, "Hi.", "2024-05-01T09:00"))
+    assert _plain_turn(m | {"mid": True}) is None

@@ -9,6 +9,7 @@ values its ``refer`` template is made of: "my {relation}" -> the relation).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from functools import lru_cache
 from string import Formatter
 from typing import Any
@@ -21,6 +22,7 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.schema import Schema
 from memsim.verbalize import LocaleData, value_at
 from memsim.verify import StatedFact, fact_stated, relative_days_in
+from memsim.verify._numbers import per_locale
 
 
 @lru_cache(maxsize=256)
@@ -28,12 +30,37 @@ def refer_fields(template: str) -> tuple[str, ...]:
     return tuple(f for _, f, _, _ in Formatter().parse(template) if f)
 
 
+STATED_MEMO = 50_000
+"""(text, type, value) answers :func:`stated` remembers per locale before starting afresh."""
+
+_answers: Callable[[LocaleData], dict[tuple[str, str, object], bool]] = per_locale(lambda loc: {})
+
+
+def stated(
+    text: str, entity: Entity, fact: Fact, value: Any, when: dt.datetime, loc: LocaleData
+) -> bool:
+    """:func:`memsim.verify.fact_stated`, remembered per text, type and value: but for a
+    date-time (a relative day is read against ``when``) its answer depends on nothing
+    else, and the same message ("My line of work: chef.") carries the same value in
+    many profiles and is asked about by several checks."""
+    if fact.type == "datetime" or not isinstance(value, (str, int)):
+        return fact_stated(text, StatedFact(entity, fact, value, when), loc)
+    memo = _answers(loc)
+    key = (text, fact.type, value)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= STATED_MEMO:
+            memo.clear()
+        hit = memo[key] = fact_stated(text, StatedFact(entity, fact, value, when), loc)
+    return bool(hit)
+
+
 def states(
     text: str, entity: Entity, fact: Fact, when: dt.datetime, schema: Schema, loc: LocaleData
 ) -> str | None:
     """Why ``text`` does not state ``fact`` of ``entity`` at ``when`` (None: it does)."""
     value = value_at(fact, when)
-    if not fact_stated(text, StatedFact(entity, fact, value, when), loc):
+    if not stated(text, entity, fact, value, when, loc):
         return f"does not state {fact.id} = {value!r}"
     template = schema.entities[entity.kind].refer.get(loc.code, "")
     for name in refer_fields(template):
@@ -41,7 +68,7 @@ def states(
         if named is None or named.id == fact.id:
             continue
         shown = value_at(named, when)
-        if not fact_stated(text, StatedFact(entity, named, shown, when), loc):
+        if not stated(text, entity, named, shown, when, loc):
             return f"does not name {entity.id} ({name} {shown!r})"
     return None
 

@@ -17,6 +17,7 @@ Guarantees:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -80,11 +81,12 @@ def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) 
     ``hearsay_people``)."""
     if not ctx.loc.hearsay_people:
         return [None] * n
-    lists = name_lists(faker_locale(ctx.schema))
+    locale = faker_locale(ctx.schema)
+    lists = name_lists(locale)
     taken = _names(ctx.schema, profile)
     # no name that reads as a rewrite's meta text (原 + 文 is "原文", "the original")
     markers = [m.casefold() for m in ctx.loc.recognise.meta_markers]
-    everyone = [f for f in lists["male"][0] + lists["female"][0] if not _marked(f, markers)]
+    everyone = _unmarked_firsts(locale, tuple(markers))
     if all(t and "\0" not in t for t in taken):
         # a first name is in one of the names when it is in them joined by NUL, which
         # neither holds: one scan per first name, not one per name and first name
@@ -109,7 +111,15 @@ def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) 
     return out + [None] * (n - len(out))
 
 
-def _marked(text: str, markers: list[str]) -> bool:
+@lru_cache(maxsize=16)
+def _unmarked_firsts(locale: str, markers: tuple[str, ...]) -> tuple[str, ...]:
+    """The locale's first names (male, then female) that no marker is in: once per
+    locale, not once per trajectory (thousands of names)."""
+    lists = name_lists(locale)
+    return tuple(f for f in lists["male"][0] + lists["female"][0] if not _marked(f, markers))
+
+
+def _marked(text: str, markers: Sequence[str]) -> bool:
     folded = text.casefold()
     return any(m in folded for m in markers)
 

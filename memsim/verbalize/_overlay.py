@@ -46,10 +46,9 @@ def overlay_of(schema: Schema) -> tuple[dict[str, Any], str]:
     if raw is None:
         return {}, where
     if isinstance(raw, str):
-        base = Path(schema.source).parent if schema.source else Path.cwd()
-        path = base / raw
+        path = _overlay_path(schema, raw)
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = _read_overlay(str(path), _stamp(path))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise ValueError(f"{where}: locale_overlay {str(path)!r}: cannot read: {exc}") from None
         where = str(path)
@@ -58,9 +57,43 @@ def overlay_of(schema: Schema) -> tuple[dict[str, Any], str]:
     return dict(raw), where
 
 
+def _overlay_path(schema: Schema, raw: str) -> Path:
+    return (Path(schema.source).parent if schema.source else Path.cwd()) / raw
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one version of a file from another (None: it cannot be read)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+@lru_cache(maxsize=16)
+def _read_overlay(path: str, _stamp: tuple[int, int, int] | None) -> Any:
+    """An overlay file parsed, once per version of it (``_stamp``): a generator asks
+    for its Faker locale once per trajectory, and parsing the YAML each time took a
+    third of `make dataset`'s generation. Callers only read what it returns."""
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+
+
 def schema_locale(schema: Schema) -> LocaleData:
     """The locale data a schema's dataset is written in: its language's, with the
-    schema's overlay for that language merged over it."""
+    schema's overlay for that language merged over it. Remembered per schema object
+    and version of its overlay file (and of the locale search path), so an edited
+    overlay file is read again."""
+    raw = schema.locale_overlay
+    stamp = _stamp(_overlay_path(schema, raw)) if isinstance(raw, str) else None
+    key = ("schema_locale", stamp, tuple(str(d) for d in locale_dirs()))
+    found = schema.memo.get(key)
+    if found is None:
+        found = schema.memo[key] = _schema_locale(schema)
+    assert isinstance(found, LocaleData)
+    return found
+
+
+def _schema_locale(schema: Schema) -> LocaleData:
     overlays, where = overlay_of(schema)
     overlay = overlays.get(schema.locale)
     if not overlay:

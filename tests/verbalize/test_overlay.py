@@ -57,6 +57,19 @@ def test_overlay_file_is_found_beside_the_schema(tmp_path: Path) -> None:
     assert faker_locale(schema) == "en_GB"
 
 
+def test_overlay_file_is_read_once_per_version(tmp_path: Path) -> None:
+    words = tmp_path / "words.yaml"
+    words.write_text("en:\n  home: the dorm\n", encoding="utf-8")
+    schema = load_schema(_with_overlay(tmp_path, "locale_overlay: words.yaml\n"))
+    first = schema_locale(schema)
+    assert schema_locale(schema) is first  # remembered, not parsed again
+    words.write_text("en:\n  home: the flat, edited\n", encoding="utf-8")
+    assert schema_locale(schema).home == "the flat, edited"  # an edit is seen
+    words.unlink()
+    with pytest.raises(ValueError, match="cannot read"):
+        schema_locale(schema)
+
+
 def test_bad_overlay_names_the_file_and_the_key(tmp_path: Path) -> None:
     path = _with_overlay(tmp_path, "locale_overlay:\n  en: {homee: x}\n")
     line = path.read_text(encoding="utf-8").splitlines().index("  en: {homee: x}") + 1
