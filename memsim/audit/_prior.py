@@ -172,7 +172,7 @@ class OptionPrior:
             []
             if transform in GROUP_TRANSFORMS
             else [
-                (eid, sample.naming(profile.entity(eid), by, _asked(params)))
+                (eid, sample.naming(profile.entity(eid), by, _asked(params, eid)))
                 for eid in entity_ids(params)
             ]
         )
@@ -258,8 +258,14 @@ def _split_prob(option: str, join: str, first: dict[str, float], second: dict[st
 __all__ = ["OptionPrior", "Sample"]
 
 
-def _asked(params: dict[str, Any]) -> list[str]:
-    attrs = params.get("attributes") or [params.get("attribute")]
+def _asked(params: dict[str, Any], eid: str) -> list[str]:
+    """The attributes asked of entity ``eid``: a transform over pairs asks the i-th
+    entity its i-th attribute (an appointment's slot and a walk's start: each kind
+    has its own time attribute), other questions ask every entity the same ones."""
+    entities, attrs = params.get("entities"), params.get("attributes")
+    if isinstance(entities, list) and isinstance(attrs, list) and len(entities) == len(attrs):
+        return [str(a) for e, a in zip(entities, attrs, strict=True) if e == eid and a]
+    attrs = attrs or [params.get("attribute")]
     return [str(a) for a in attrs if a]
 
 

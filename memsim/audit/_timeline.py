@@ -190,10 +190,16 @@ def _event_day(item: AuditItem, fact_id: str, loc: LocaleData) -> dt.date | None
     return next(iter(days), None)
 
 
+def _longest(said: list[Any]) -> list[Any]:
+    """The values said, less those said only inside a longer one: "听音乐" is inside
+    "听音乐会", "good" inside "very good"; the longer value said is the one meant."""
+    return [v for v in said if not any(str(v) in str(w) and v != w for w in said)]
+
+
 def _stated_value(text: str, entity: Entity, fact: Fact, when: dt.datetime, loc: LocaleData) -> Any:
-    said = [v for v in _values(fact) if fact_stated(text, StatedFact(entity, fact, v, when), loc)]
-    # "听音乐" is inside "听音乐会": the longer value said is the one meant
-    said = [v for v in said if not any(str(v) in str(w) and v != w for w in said)]
+    said = _longest(
+        [v for v in _values(fact) if fact_stated(text, StatedFact(entity, fact, v, when), loc)]
+    )
     if len(said) != 1:
         raise ValueError(f"a message about {fact.id} says {len(said)} of its values")
     return said[0]
@@ -246,11 +252,13 @@ def _from_text(item: AuditItem, ctx: AuditContext, profile: Profile) -> tuple[st
             value = _value_on(item, entity, fact, day, loc)
             return repr(value), d.value_means(entity, fact, value, asked)(gold)
         question = str(item.qa.get("question"))
-        named = [
-            v
-            for v in _values(fact)
-            if fact_stated(question, StatedFact(entity, fact, v, asked), loc)
-        ]
+        named = _longest(
+            [
+                v
+                for v in _values(fact)
+                if fact_stated(question, StatedFact(entity, fact, v, asked), loc)
+            ]
+        )
         (value,) = named
         starts = [
             min(_days(str(m.get("message")), _when(m), loc))

@@ -140,6 +140,23 @@ def negatives(
     return tuple(plain), tuple(timed)
 
 
+def balanced_answer(
+    ctx: QAContext, entity: Entity, attr: str, answer: object, rng: np.random.Generator
+) -> bool:
+    """Keep a question about a value in a history whose answer is a categorical
+    ``answer`` with probability p_min / p(answer) over the attribute's values in the
+    pool, so a value common in the prior is not the answer more often than its share (a
+    tier drawn 0.4/0.3/0.2/0.1 was the answer "basic" 0.38 of the knowledge updates and
+    0.59 of the "what was my tier on <day>?" questions: the commonest value is also the
+    one a change leaves most often). The caller draws again (another attribute, form or
+    change of the profile), so a profile whose only history holds the common value is
+    still asked. Numbers are kept: their options have a uniform rank around them."""
+    if ctx.attribute(entity, attr).type != "categorical":
+        return True
+    # a value the pool does not hold is kept, and so is a support of any size
+    return ctx.pool.accept(entity.kind, attr, answer, rng, unknown=True, least=0)
+
+
 def value_options(
     ctx: QAContext,
     entity: Entity,

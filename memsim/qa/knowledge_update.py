@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from memsim.profile import Entity, Profile
+from memsim.profile import Profile
 from memsim.qa._context import QAContext
 from memsim.qa._history import (
+    balanced_answer,
     cause,
     changed,
     day_text,
@@ -46,22 +47,6 @@ EXPLICIT = 0.5
 """Chance that a change is told explicitly (else the new value is simply used)."""
 
 
-def _balanced(
-    ctx: QAContext, entity: Entity, attr: str, answer: object, rng: np.random.Generator
-) -> bool:
-    """Keep a question whose answer is a categorical ``answer`` with probability
-    p_min / p(answer) over the attribute's values in the pool, so a value common in
-    the prior is not the answer more often than its share (a tier drawn 0.4/0.3/0.2/0.1
-    was the answer "basic" 0.38 of the time: the commonest value is also the one a
-    change leaves most often). The caller draws again (another attribute, form or
-    change of the profile), so a profile whose only history holds the common value is
-    still asked. Numbers are kept: their options have a uniform rank around them."""
-    if ctx.attribute(entity, attr).type != "categorical":
-        return True
-    # a value the pool does not hold is kept, and so is a support of any size
-    return ctx.pool.accept(entity.kind, attr, answer, rng, unknown=True, least=0)
-
-
 @qa_kind("knowledge_update", ("user", "roles"), hybrid=False)
 def knowledge_update(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
@@ -80,7 +65,7 @@ def knowledge_update(
         told[k] = "change"
     span = history_span(ctx, fact, rng)
     answer = fact.history[-1].value if form == "now" else fact.history[k - 1].value
-    if not _balanced(ctx, entity, attr, answer, rng):
+    if not balanced_answer(ctx, entity, attr, answer, rng):
         return None
     options = value_options(ctx, entity, attr, answer, rng)
     if options is None:

@@ -5,6 +5,8 @@ Forms (about the user and the people of their life: ``value_at``, ``elapsed``; a
 events: ``order``, ``count``, ``date_of``):
 - ``value_at``: "what was my work city on April 2, 2024?" The day is at least one day
   away from every change; every change of the fact is told explicitly, with its day.
+  A categorical answer is kept with probability p_min / p(value) over the pool, as a
+  knowledge update's is, so a common tier is not the answer more often than a rare one.
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
@@ -37,6 +39,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options
 from memsim.qa._context import QAContext
 from memsim.qa._history import (
+    balanced_answer,
     changed,
     day_text,
     history_span,
@@ -113,6 +116,8 @@ def _value_at(
         return None
     day = low + dt.timedelta(days=int(rng.integers((high - low).days + 1)))
     answer = fact.history[k].value
+    if not balanced_answer(ctx, entity, attr, answer, rng):
+        return None  # drawn again, as a knowledge update is
     options = value_options(ctx, entity, attr, answer, rng)
     if options is None:
         return None

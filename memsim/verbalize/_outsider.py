@@ -78,9 +78,11 @@ def _pattern(
     units: tuple[str, ...],
 ) -> re.Pattern[str]:
     name = r"[^\W\d_]+"
+    # the longest forms first: "my friend {first}" would read "my friend from abroad
+    # Megan 291 dollars" as the friend "from" and the value "abroad Megan 291"
     people = [
         re.escape(p).replace(re.escape("{first}"), name).replace(re.escape("{last}"), name)
-        for p in people_forms
+        for p in sorted(people_forms, key=len, reverse=True)
     ]
     who = "(?:" + "|".join(people) + ")"
     groups = {

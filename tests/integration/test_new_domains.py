@@ -2,8 +2,10 @@
 from the code (tests/data/tour.en.yaml and tour.zh.yaml: a touring musician, bandmates
 and crew pooled apart, gigs, an instrument, a rehearsal studio, with an overlay file;
 workshop.en.yaml: a furniture maker, clients and suppliers, deliveries, a van, a
-warehouse, with an inline overlay). Between them they use every distribution kind and
-every format-2 declaration. Each validates, generates every QA kind in every scenario
+warehouse, with an inline overlay; pets.en.yaml: a pet owner, pets and carers pooled
+apart, vet visits and group walks as two event kinds with their own time attributes, an
+insurance policy, a dog park, derived and changing attributes, an overlay file).
+Between them they use every distribution kind and every format-2 declaration. Each validates, generates every QA kind in every scenario
 its plan gives, audits with no error, and reads as its own domain: no daily-life people
 or small talk, the user said "me" where it is the object ("Promoters can reach me at"),
 verbs that agree ("our drummer does"), "1 year" not "1 years", a group question naming
@@ -36,11 +38,18 @@ MIXED_POOLS = {
     "tour.en": ("bandmate or crew member", "crew member or bandmate"),
     "tour.zh": ("乐队成员或工作人员", "工作人员或乐队成员"),
     "workshop.en": ("client or supplier", "supplier or client"),
+    "pets.en": (
+        "pet or carer",
+        "carer or pet",
+        "vet visit or group walk",
+        "group walk or vet visit",
+    ),
 }
 OWN_WORDS = {
     "tour.en": ("show", "our drummer", "crew member", "rehearsal studio"),
     "tour.zh": ("演出", "乐队成员", "工作人员", "排练室"),
     "workshop.en": ("delivery", "my client", "my supplier", "warehouse"),
+    "pets.en": ("appointment", "the walk along", "policy", "dog"),
 }
 
 
@@ -51,7 +60,7 @@ def _memsim(*args: str) -> subprocess.CompletedProcess[str]:
     return proc
 
 
-@pytest.mark.parametrize("name", ["tour.en", "tour.zh", "workshop.en"])
+@pytest.mark.parametrize("name", ["tour.en", "tour.zh", "workshop.en", "pets.en"])
 def test_a_held_out_domain_generates_every_kind_audits_clean_and_reads_as_itself(
     name: str, tmp_path: Path
 ) -> None:
