@@ -1,12 +1,14 @@
 """Abstention questions: some ask for a fact that was never told, worded exactly as the
 answerable ones are.
 
-With chance ``UNTOLD`` (1/4, the share of any one of four options; drawn per profile,
-so rejected draws do not skew it) the question is unanswerable, else it is an
-answerable simple question. Every question carries the
-locale's "you never told me" option, naming what it asks about ("You never told me
-that (my mother's work city)."), so that option is the answer in a quarter of the
-questions and a distractor in the rest: picking it is worth chance, not more.
+One trajectory in every four (``UNTOLD``, the share of any one of four options; dealt
+from a deck and held over every attempt, so rejected draws do not skew it, see
+:func:`_outcome`) asks an unanswerable question, the rest an answerable simple
+question (its attribute, value and rank dealt as simple questions', ``qa._deal``).
+Every question carries the locale's "you never told me" option, naming what it asks
+about ("You never told me that (my mother's work city)."), so that option is the
+answer in a quarter of the questions and a distractor in the rest: picking it is
+worth chance, not more.
 - answerable: the asked fact and one other fact of the entity are told; the options
   are the value, two other values of the attribute and "never told";
 - never told: the entity exists and another of its facts is told, the asked fact is
