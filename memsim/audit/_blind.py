@@ -18,8 +18,10 @@ that carry no structure *are* such a shuffle, so that spread is the honest null.
 is wider than the binomial one, since a fitted reader errs on whole groups of
 questions at once (the same attribute's values): on shopping's simple questions at
 n = 84 the shuffled accuracies' standard deviation was 0.057 against 0.047, and 1% of
-shuffled cells passed the binomial z of 3. Only kinds with an excess beyond the
-margin are shuffled (the rest need no interval).
+shuffled cells passed the binomial z of 3. Only kinds that the binomial interval
+would make an error are shuffled: a wider interval can only lower a verdict, so a
+warning or a pass needs no refit (4.4 -> 0.9 CPU s on make dataset's 4,500 questions
+with one warning).
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ class BlindClassifier:
         margin = self.ctx.options.shortcut_margin
         for kind, rows in sorted(self.items.items()):
             mine = [k for k in scores if k == kind or k.startswith(f"{kind}/")]
-            if any(scores[k]["excess"] > margin for k in mine):
+            if any(_binomial_level(self.ctx, scores[k], margin) == "error" for k in mine):
                 for key, sd in _null_spread(kind, rows, fitted[kind]).items():
                     s = scores[key]
                     s["null_sd"] = round(sd, 4)
@@ -127,6 +129,11 @@ class BlindClassifier:
                     s["z"] = round(s["excess"] / max(se, sd, 1e-12), 2)
         self.stats.scores = scores
         return report(self.ctx, NAME, self.stats.scores)
+
+
+def _binomial_level(ctx: AuditContext, s: dict[str, float], margin: float) -> str | None:
+    se = math.sqrt(max(s["chance"] * (1 - s["chance"]), 1e-12) / s["n"])
+    return level(ctx, s["excess"], se, s["n"], margin)
 
 
 def _hits(
