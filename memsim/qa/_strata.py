@@ -90,12 +90,6 @@ def hybrid_part(part: int) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def current_part() -> int:
-    """0, or the part (1, 2) of a hybrid question being drawn during generation."""
-    now = _CURRENT.get()
-    return 0 if now is None else now.part
-
-
 def dealing(hold: int = 1, parts: Parts = "first") -> bool:
     """Whether a draw now is dealt from a deck: during generation, on one of the first
     ``hold`` attempts at the trajectory, in the hybrid parts ``parts`` says."""
@@ -150,7 +144,6 @@ __all__ = [
     "Parts",
     "balanced",
     "card_rng",
-    "current_part",
     "dealing",
     "hybrid_part",
     "stratum",
