@@ -85,9 +85,13 @@ class _Unit:
 def build_trajectory(
     ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator
 ) -> tuple[list[Message], dt.datetime]:
-    """The messages of one trajectory and the time the question is asked."""
+    """The messages of one trajectory and the time the question is asked. Their order
+    is a uniform shuffle from a stream seeded by ``rng``'s first draw: for a given
+    ``rng`` and number of messages, the same whatever the draft (its facts and the
+    draws that choose its filler and noise)."""
+    shuffle = np.random.default_rng(int(rng.integers(2**63)))
     units = _units(ctx, profile, draft, rng)
-    order = rng.permutation(len(units))
+    order = shuffle.permutation(len(units))
     units = [units[i] for i in order]
     times = _clock(ctx, profile, draft, units, rng)
     hidden = frozenset(w.id for w in draft.withheld)
