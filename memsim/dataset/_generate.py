@@ -1,8 +1,9 @@
 """Generate a dataset: one profile, one question, one trajectory per line.
 
 The plan (which kind and scenario trajectory t asks about) depends only on the
-options; trajectory t reads profile t and draws from its own stream
-``SeedSequence(seed, spawn_key=(1, t))``, so the output is the same however it is
+options; trajectory t reads profile t and draws its question from its own stream
+``SeedSequence(seed, spawn_key=(1, t))`` and, at attempt a, its messages from
+``SeedSequence(seed, spawn_key=(1, t, a))``, so the output is the same however it is
 split up, and the same seed gives byte-identical files.
 """
 
@@ -122,7 +123,18 @@ def check_request(folder: Path, options: GenerateOptions) -> None:
 
 
 def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
+    """The stream trajectory ``tid`` draws its question (and its letters) from."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid)))
+
+
+def messages_rng(seed: int, tid: int, attempt: int) -> np.random.Generator:
+    """The stream the messages of attempt ``attempt`` at trajectory ``tid`` are built
+    from: apart from the question's, so how many draws the question took (a card dealt
+    from a deck takes none of the trajectory's) does not move where the evidence
+    stands. Sharing one stream, the messages' draws were a function of the question
+    drawn; at 30 questions per kind, 24 of 30 dealt abstention questions had their
+    evidence among the first 5 messages (chance 15.6; p 0.001)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid, attempt)))
 
 
 def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: list[Message]) -> bool:
@@ -194,7 +206,7 @@ def make_record(
         if attempt < STRICT_ATTEMPTS and says_itself(ctx, profile, draft):
             draft = None  # a tautology ("the Boston Career Fair is in Boston"): redrawn
             continue
-        messages, asked_at = build_trajectory(ctx, profile, draft, rng)
+        messages, asked_at = build_trajectory(ctx, profile, draft, messages_rng(seed, tid, attempt))
         if not _says_withheld(ctx, profile, draft, messages) and not _says_other_value(
             ctx, profile, messages
         ):

@@ -30,6 +30,7 @@ __all__ = [
     "normalise",
     "numeric_options",
     "pick_distinct",
+    "rank_fits",
     "rank_room",
 ]
 
@@ -72,6 +73,7 @@ def numeric_options(
     high: int | None = None,
     spread: int = 5,
     prefer: Sequence[int] = (),
+    rank: int | None = None,
 ) -> list[int] | None:
     """The answer and three other integers within [low, high], or None.
 
@@ -82,10 +84,11 @@ def numeric_options(
     near a bound). The other options are drawn without replacement from the
     ``spread * count`` integers on each side, those in ``prefer`` (numbers the
     conversation says of other people) first, so that distractors are mentioned as
-    the answer is; the rank is drawn before, so it stays uniform."""
+    the answer is; the rank is drawn before, so it stays uniform. A ``rank`` given is
+    used instead of a drawn one (dealt from a deck, :mod:`memsim.qa._deal`)."""
     room_below = answer - low if low is not None else 10**9
     room_above = high - answer if high is not None else 10**9
-    rank = int(rng.integers(4))
+    rank = int(rng.integers(4)) if rank is None else rank
     if rank > room_below or 3 - rank > room_above:
         return None
     options = [answer]
@@ -100,6 +103,13 @@ def numeric_options(
             ]
             options += [answer + sign * int(o) for o in sorted(chosen)]
     return options
+
+
+def rank_fits(answer: int, rank: int, low: int | None, high: int | None, count: int = 4) -> bool:
+    """Whether :func:`numeric_options` can give ``answer`` the rank ``rank`` in [low, high]."""
+    below = answer - low if low is not None else 10**9
+    above = high - answer if high is not None else 10**9
+    return rank <= below and count - 1 - rank <= above
 
 
 def rank_room(answer: int, low: int, high: int, count: int = 4) -> float:

@@ -298,15 +298,17 @@ class QAContext:
         rng: np.random.Generator,
         given: Given = (),
         said: Sequence[str] = (),
+        rank: int | None = None,
     ) -> list[str] | None:
         """The entity's value and three distractors of the same attribute, drawn from the
         values the question leaves possible (``given``: what it reveals); ``said`` are
-        distractors already chosen (:meth:`said_of_others`), the rest are drawn."""
+        distractors already chosen (:meth:`said_of_others`), the rest are drawn; a
+        number's ``rank`` among its options is drawn, or the one given (dealt)."""
         a = self.attribute(entity, attr)
         fact = entity.facts[attr]
         if a.type == "integer":  # ``said``: numbers said of others, preferred if near
             prefer = [int(v) for v in said]
-            numbers = numeric_options(int(fact.value), rng, a.min, a.max, prefer=prefer)
+            numbers = numeric_options(int(fact.value), rng, a.min, a.max, prefer=prefer, rank=rank)
             return None if numbers is None else [self.display(entity, attr, v) for v in numbers]
         answer = self.display(entity, attr)
         wanted = 3 - len(said)

@@ -11,7 +11,7 @@ from memsim._registry import Registry, registry
 from memsim.profile import Profile
 from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
-from memsim.qa._strata import unstratified
+from memsim.qa._strata import hybrid_part
 from memsim.qa._types import Draft
 from memsim.verbalize import says_itself as _name_holds
 
@@ -75,8 +75,9 @@ def hybrid(
     options' structure says nothing about which one is right (a fixed pairing, such as
     the outcomes of two comparisons in their declared order, would)."""
     first, second = (str(s) for s in rng.choice(kind.scenarios, size=2, replace=False))
-    a = kind.draft(ctx, profile, first, rng)
-    with unstratified():  # the parts are not dealt the same card (memsim.qa._strata)
+    with hybrid_part(1):  # which decks deal to which part: memsim.qa._strata.Parts
+        a = kind.draft(ctx, profile, first, rng)
+    with hybrid_part(2):
         b = kind.draft(ctx, profile, second, rng)
     if a is None or b is None:
         return None

@@ -11,9 +11,13 @@ consecutive (``memsim.dataset.plan``).
 The deck is a permutation drawn from its own stream, ``SeedSequence(seed,
 spawn_key=(STRATA_STREAM, salt, deck))``, and a card is the trajectory's place in it,
 so the output stays a function of (seed, trajectory id), whatever the number of
-workers or shards. Only the first attempt at a trajectory is dealt to: a draft that
-is not kept is drawn again from the trajectory's own stream (a card that cannot be
-realised would otherwise be dealt again and again).
+workers or shards. Only the first ``hold`` attempts at a trajectory are dealt to (one,
+by default): a draft that is not kept after them is drawn again from the trajectory's
+own stream (a card that cannot be realised would otherwise be dealt again and again).
+A card held over several attempts survives draws redone for reasons that have nothing
+to do with it (a message that would say a withheld value); choices that must not be
+redrawn while it is held (which entity realises it, whether the flattening keeps it)
+come from :func:`card_rng`, the same on every such attempt.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
@@ -29,14 +34,28 @@ STRATA_STREAM = 16
 """Spawn-key head of the decks (see :mod:`memsim.sampling` for the other streams)."""
 
 
+Parts = Literal["none", "first", "both"]
+"""Which parts of a hybrid question a draw is dealt in: ``none`` (a part's scenario is
+drawn per attempt, so a scenario's own decks mean nothing there), ``first`` (the
+second part draws from the trajectory's stream: dealt the first part's card, both
+parts would give the same count) or ``both`` (the second part from decks of its own,
+whose cards change once per deck of the first part's: every pair of cards comes up)."""
+
+
 @dataclass(frozen=True)
 class _Stratum:
     seed: int
     tid: int
     attempt: int
+    part: int = 0
+    """0, or which part (1, 2) of a hybrid question is being drawn."""
 
 
 _CURRENT: ContextVar[_Stratum | None] = ContextVar("memsim_stratum", default=None)
+OWN = 2**31
+"""Third spawn-key entry of :func:`card_rng`'s streams (above any deck number)."""
+SECOND = 2**30
+"""Added to a deck's salt in the second part of a hybrid question (``both``)."""
 
 
 @contextmanager
@@ -52,8 +71,7 @@ def stratum(seed: int, tid: int, attempt: int) -> Iterator[None]:
 
 @contextmanager
 def unstratified() -> Iterator[None]:
-    """Draw from the trajectory's own stream inside (the second part of a hybrid
-    question: dealt the first part's card, both parts would give the same count)."""
+    """Draw from the trajectory's own stream inside."""
     token = _CURRENT.set(None)
     try:
         yield
@@ -61,14 +79,46 @@ def unstratified() -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def balanced(rng: np.random.Generator, n: int, salt: int, every: int = 1) -> int:
+@contextmanager
+def hybrid_part(part: int) -> Iterator[None]:
+    """Draw part ``part`` (1 or 2) of a hybrid question inside (see :data:`Parts`)."""
+    now = _CURRENT.get()
+    token = _CURRENT.set(None if now is None else replace(now, part=part))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def dealing(hold: int = 1, parts: Parts = "first") -> bool:
+    """Whether a draw now is dealt from a deck: during generation, on one of the first
+    ``hold`` attempts at the trajectory, in the hybrid parts ``parts`` says."""
+    now = _CURRENT.get()
+    if now is None or now.attempt >= hold:
+        return False
+    allowed = {"none": (0,), "first": (0, 1), "both": (0, 1, 2)}[parts]
+    return now.part in allowed
+
+
+def balanced(
+    rng: np.random.Generator,
+    n: int,
+    salt: int,
+    every: int = 1,
+    hold: int = 1,
+    parts: Parts = "first",
+) -> int:
     """One of ``0..n-1``: the card of this trajectory in a shuffled deck of ``n`` (the
     trajectories ``every`` apart share a deck: a draw made only when another balanced
     draw of ``every`` cards came out one way is dealt over those trajectories); from
-    ``rng`` outside generation or on a second attempt."""
+    ``rng`` when not :func:`dealing` (outside generation, after ``hold`` attempts, or in
+    a hybrid part ``parts`` leaves out). In a second part (``both``) the deck has its
+    own salt and turns once per ``n`` trajectories: ``every`` is multiplied by ``n``."""
     now = _CURRENT.get()
-    if now is None or now.attempt:
+    if now is None or not dealing(hold, parts):
         return int(rng.integers(n))
+    if now.part == 2:
+        salt, every = salt + SECOND, every * n
     place = now.tid // every
     deck = np.random.default_rng(
         np.random.SeedSequence(now.seed, spawn_key=(STRATA_STREAM, salt, place // n))
@@ -76,4 +126,26 @@ def balanced(rng: np.random.Generator, n: int, salt: int, every: int = 1) -> int
     return int(deck[place % n])
 
 
-__all__ = ["balanced", "stratum", "unstratified"]
+def card_rng(
+    rng: np.random.Generator, salt: int, hold: int = 1, parts: Parts = "first"
+) -> np.random.Generator:
+    """The stream of choices that go with a held card: the same on every attempt at the
+    trajectory while :func:`dealing` (seeded by the seed, the trajectory, the part and
+    ``salt``), else ``rng`` itself."""
+    now = _CURRENT.get()
+    if now is None or not dealing(hold, parts):
+        return rng
+    return np.random.default_rng(
+        np.random.SeedSequence(now.seed, spawn_key=(STRATA_STREAM, salt, OWN + now.part, now.tid))
+    )
+
+
+__all__ = [
+    "Parts",
+    "balanced",
+    "card_rng",
+    "dealing",
+    "hybrid_part",
+    "stratum",
+    "unstratified",
+]

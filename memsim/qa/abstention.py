@@ -1,12 +1,14 @@
 """Abstention questions: some ask for a fact that was never told, worded exactly as the
 answerable ones are.
 
-With chance ``UNTOLD`` (1/4, the share of any one of four options; drawn per profile,
-so rejected draws do not skew it) the question is unanswerable, else it is an
-answerable simple question. Every question carries the
-locale's "you never told me" option, naming what it asks about ("You never told me
-that (my mother's work city)."), so that option is the answer in a quarter of the
-questions and a distractor in the rest: picking it is worth chance, not more.
+One trajectory in every four (``UNTOLD``, the share of any one of four options; dealt
+from a deck and held over every attempt, so rejected draws do not skew it, see
+:func:`_outcome`) asks an unanswerable question, the rest an answerable simple
+question (its attribute, value and rank dealt as simple questions', ``qa._deal``).
+Every question carries the locale's "you never told me" option, naming what it asks
+about ("You never told me that (my mother's work city)."), so that option is the
+answer in a quarter of the questions and a distractor in the rest: picking it is
+worth chance, not more.
 - answerable: the asked fact and one other fact of the entity are told; the options
   are the value, two other values of the attribute and "never told";
 - never told: the entity exists and another of its facts is told, the asked fact is
@@ -34,8 +36,10 @@ import numpy as np
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
+from memsim.qa._deal import deal_fact
 from memsim.qa._history import never_told
 from memsim.qa._registry import qa_kind
+from memsim.qa._strata import balanced, dealing
 from memsim.qa._types import Draft, FactRef
 from memsim.qa._wording import simple_question
 from memsim.schema import location_attribute, workplace_attribute
@@ -45,6 +49,11 @@ FALSE_PREMISE = 0.5
 """Share of the unanswerable questions about people that name someone who is not there."""
 OUTCOME_STREAM = 12
 """Spawn-key head of the per-profile outcome stream (changes use 11)."""
+UNTOLD_DECK = 5
+PREMISE_DECK = 6
+"""Salts of the outcome decks (memsim.qa._strata; memsim.qa._deal uses 4)."""
+FOREVER = 10**9
+"""Attempts an outcome card is held for: all of them."""
 
 
 @qa_kind("abstention", ("user", "roles", "items", "places"), hybrid=False)
@@ -54,30 +63,30 @@ def abstention(
     group = ctx.group(profile, scenario)
     if not group:
         return None
-    untold, premise = _outcome(profile)
+    untold, premise = _outcome(profile, rng)
     if untold and scenario == "roles" and premise:
         ghost = _false_premise(ctx, profile, group, rng)
         if ghost is not None:
             return ghost
         # no one absent to name this time (every relation taken): ask a fact never told
-    entity = group[int(rng.integers(len(group)))]
-    attrs = ctx.askable(entity)
-    # every draw is kept or redone whatever the outcome, so that which attribute is
-    # asked says nothing of the outcome (an attribute redone only when never told was
-    # asked almost only when told, and a blind reader learnt it)
-    if scenario == "user":
-        # the user's facts a message's place says (where they are, where they work)
-        places = {
-            location_attribute(ctx.schema, entity.kind),
-            workplace_attribute(ctx.schema, entity.kind),
-        }
-        attrs = [a for a in attrs if a not in places]
-    if not attrs:
-        return None
-    attr = attrs[int(rng.integers(len(attrs)))]
-    given = ctx.revealed(entity, ctx.naming(entity), attr)
-    if given is None or not ctx.accept(entity, attr, rng, given):
-        return None
+    # the user's facts a message's place says (where they are, where they work)
+    places = _place_attributes(ctx, group[0]) if scenario == "user" else ()
+    dealt = deal_fact(ctx, group, scenario, None, rng, exclude=places)
+    if dealt is not None:
+        entity, attr, given, rank = dealt.entity, dealt.attr, dealt.given, dealt.rank
+    else:
+        entity = group[int(rng.integers(len(group)))]
+        # every draw is kept or redone whatever the outcome, so that which attribute is
+        # asked says nothing of the outcome (an attribute redone only when never told was
+        # asked almost only when told, and a blind reader learnt it)
+        attrs = [a for a in ctx.askable(entity) if a not in places]
+        if not attrs:
+            return None
+        attr = attrs[int(rng.integers(len(attrs)))]
+        found = ctx.revealed(entity, ctx.naming(entity), attr)
+        if found is None or not ctx.accept(entity, attr, rng, found):
+            return None
+        given, rank = found, None
     # distractors said about people of another life, so that "the option the
     # conversation mentions" is no cue (the gold of an answerable question is told)
     # the hard negatives as simple questions have them: for the user, the people of
@@ -86,7 +95,7 @@ def abstention(
     # is Y": the noise stood out by its form)
     mates = ctx.mates(profile, group, entity, attr)
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given, told=mates)
-    values = ctx.value_options(entity, attr, rng, given, said)
+    values = ctx.value_options(entity, attr, rng, given, said, rank)
     told = [a for a in ctx.askable(entity) if a != attr and not _made_from(ctx, entity, a, attr)]
     if values is None or not told:
         return None
@@ -95,6 +104,12 @@ def abstention(
     never = never_told(ctx, entity, attr)
     if _said_elsewhere(ctx, entity, attr, other):
         return None
+    if not untold and ctx.attribute(entity, attr).type == "integer":
+        # the numbers come nearest first on each side of the answer; leaving out the
+        # last one made the answer the largest of the three shown half the time, and
+        # leaving out one at random gives it each rank among them a third of the time
+        drop = 1 + int(rng.integers(3))
+        values = [v for i, v in enumerate(values) if i != drop] + [values[drop]]
     options = [never, *values[1:]] if untold else [*values[:3], never]
     stated = ctx.said_options(options, said, mentions)
     question = simple_question(ctx, entity, attr, scenario, rng)
@@ -124,14 +139,30 @@ def abstention(
     )
 
 
-def _outcome(profile: Profile) -> tuple[bool, bool]:
-    """(unanswerable, false premise), drawn once per profile from its own stream and not
-    per attempt: a kind retries until a draw is kept, and one outcome rejected more
-    often than the other would otherwise come out less often than its share."""
-    rng = np.random.default_rng(
+def _outcome(profile: Profile, rng: np.random.Generator) -> tuple[bool, bool]:
+    """(unanswerable, false premise), dealt (:mod:`memsim.qa._strata`): one trajectory in
+    each deck of four is unanswerable, and the unanswerable ones of consecutive decks
+    name someone absent in turn, so the shares are exact at any scale; held over every
+    attempt (a kind retries until a draw is kept, and one outcome rejected more often
+    than the other would otherwise come out less often than its share). Outside
+    generation, drawn once per profile from its own stream, for the same reason."""
+    if dealing(FOREVER):
+        untold = balanced(rng, 4, UNTOLD_DECK, hold=FOREVER) == 0
+        premise = balanced(rng, 2, PREMISE_DECK, every=4, hold=FOREVER) == 0
+        return untold, premise
+    own = np.random.default_rng(
         np.random.SeedSequence(profile.seed, spawn_key=(OUTCOME_STREAM, profile.index))
     )
-    return bool(rng.random() < UNTOLD), bool(rng.random() < FALSE_PREMISE)
+    return bool(own.random() < UNTOLD), bool(own.random() < FALSE_PREMISE)
+
+
+def _place_attributes(ctx: QAContext, user: Entity) -> tuple[str, ...]:
+    """The user's attributes a message's place says (where they are, where they work)."""
+    found = (
+        location_attribute(ctx.schema, user.kind),
+        workplace_attribute(ctx.schema, user.kind),
+    )
+    return tuple(a for a in found if a is not None)
 
 
 def _made_from(ctx: QAContext, entity: Entity, attr: str, source: str) -> bool:

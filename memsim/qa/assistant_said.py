@@ -41,9 +41,9 @@ def assistant_said(
     drawn = draw_fact(ctx, profile, scenario, rng)  # as a simple question draws it
     if drawn is None:
         return None
-    group, entity, attr, given = drawn
+    group, entity, attr, given, rank = drawn
     said, mentions = ctx.said_of_others(profile, entity, attr, rng, given)
-    options = ctx.value_options(entity, attr, rng, given, said)
+    options = ctx.value_options(entity, attr, rng, given, said, rank)
     if options is None:
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, attr, options)

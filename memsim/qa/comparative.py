@@ -5,9 +5,12 @@ their declared order, dates by the calendar); the four options are the first ent
 the second, "the same" and "you never told me both", so every option can be right,
 and a target outcome (uniform) and a pair are drawn together until a pair that
 realises the outcome is kept, so each outcome is the answer about a quarter of the time
-(the audit's ``outcome_shares`` measures it); every outcome is kept in proportion to how
-unlikely it is given who the question names and what it compares (the pool's
-distribution), so neither the names nor the attribute tell which outcome is right.
+(the audit's ``outcome_shares`` measures it), and is dealt from a deck where that does
+not change which profiles give which outcome, so the shares are even at the scale of
+one scenario's questions, not only in expectation (:func:`_dealt_outcome`); every
+outcome is kept in proportion to how unlikely it is given who the question names and
+what it compares (the pool's distribution), so neither the names nor the attribute
+tell which outcome is right.
 For "never told", the second entity's fact is withheld: it appears in no message.
 A profile with no question whose outcomes are all common enough when values are
 compared exactly (no education or tier to compare; only order totals and delivery
@@ -30,6 +33,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._context import QAContext, others
 from memsim.qa._margin import comparison_margin
 from memsim.qa._registry import qa_kind
+from memsim.qa._strata import balanced, card_rng, dealing
 from memsim.qa._types import Draft
 from memsim.qa._wording import comparative_question
 from memsim.schema import within_margin
@@ -37,6 +41,11 @@ from memsim.schema import within_margin
 OUTCOMES = ("first", "second", "same", "unknown")
 DRAWS = 256
 """Draws of a (pair, attribute) for the wanted outcome before giving it up."""
+DECK = 7
+"""Salt of the outcome deck (memsim.qa._strata)."""
+HOLD = 16
+"""Attempts a dealt outcome is held for (a draft redone for a message that says a
+withheld value keeps its outcome)."""
 MIN_SHARE = 0.1
 """A question whose least likely outcome (often a tie) has a smaller chance than this,
 given who it names and what it compares, is not asked when the profile has another:
@@ -105,6 +114,20 @@ def _balanced(
     floor: float = 0.0,
     step: int = 0,
 ) -> bool:
+    """Keep a draw of a pair that realises ``wanted`` with the chance :func:`_keep` says."""
+    chance = _keep(ctx, a, b, attr, wanted, floor, step)
+    return chance > 0 and bool(rng.random() < chance)
+
+
+def _keep(
+    ctx: QAContext,
+    a: Entity,
+    b: Entity,
+    attr: str,
+    wanted: str,
+    floor: float = 0.0,
+    step: int = 0,
+) -> float:
     """Keep a draw whose outcome is ``wanted`` with probability m / P(wanted), m the
     least of P(first), P(second) and P(same) given who the question names and what it
     compares, and an "unknown" one with probability m (over the pairs that do not tie,
@@ -114,7 +137,7 @@ def _balanced(
     where ties are common, says "the same" no more often than heights that rarely tie)."""
     share = order_share(ctx, a, b, attr, step)
     if share is None or min(share) <= 0 or min(share) < floor:
-        return False
+        return 0.0
     least = min(share)
     if wanted == "unknown" and step:
         # within a margin, the pair's own outcome o is kept with m / P(o) above, and
@@ -125,15 +148,48 @@ def _balanced(
         # same" came out 0.30 and "unknown" 0.21). Equal values are never asked as
         # "unknown": the first entity's message would say the withheld one.
         if a.facts[attr].value == b.facts[attr].value:
-            return False
+            return 0.0
         own = share[OUTCOMES.index(compare(ctx, a, b, attr, step))]
-        return bool(rng.random() < 4 * least - least / own)
+        return 4 * least - least / own
     if wanted == "unknown":
         # a tie is never asked as "unknown": the first entity's message would say the
         # withheld value (and the draw be redone), so the others make up for it
         tie = compare(ctx, a, b, attr, step) == "same"
-        return not tie and bool(rng.random() < least / (1 - share[2]))
-    return bool(rng.random() < least / share[OUTCOMES.index(wanted)])
+        return 0.0 if tie else least / (1 - share[2])
+    return least / share[OUTCOMES.index(wanted)]
+
+
+def _dealt_outcome(
+    ctx: QAContext,
+    candidates: list[tuple[Entity, Entity, str]],
+    steps: list[int],
+    floor: float,
+    rng: np.random.Generator,
+) -> str | None:
+    """The outcome dealt to this trajectory (:mod:`memsim.qa._strata`), or None: drawn
+    with each draw, as without a deck.
+
+    Drawn with each draw, outcome o ends the draws of a profile with chance K(o) / sum K,
+    K(o) the sum over the candidates of the chance a draw for o is kept (:func:`_keep`);
+    that is what makes the outcome independent of what is compared, over the profiles.
+    The card dealt, c, is asked with chance K(c) / max K, and otherwise the draws go on
+    as before: the outcome still ends up o with chance K(o) / sum K for every profile,
+    and the share dealt is exact at any scale. The cards of a hybrid question's second
+    part turn once per deck of the first's, so every pair of outcomes comes up."""
+    if not candidates or not dealing(HOLD, "both"):
+        return None
+    card = OUTCOMES[balanced(rng, len(OUTCOMES), DECK, hold=HOLD, parts="both")]
+    kept = {
+        o: sum(
+            _keep(ctx, a, b, attr, o, floor, step)
+            for (a, b, attr), step in zip(candidates, steps, strict=True)
+            if o == "unknown" or compare(ctx, a, b, attr, step) == o
+        )
+        for o in OUTCOMES
+    }
+    top = max(kept.values())
+    own = card_rng(rng, DECK, hold=HOLD, parts="both")
+    return card if top > 0 and own.random() < kept[card] / top else None
 
 
 def _least(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int) -> float:
@@ -184,8 +240,9 @@ def comparative(
         steps = [margin(ctx, a, b, attr) for a, b, attr in candidates]
     least = [_least(ctx, a, b, attr, s) for (a, b, attr), s in zip(candidates, steps, strict=True)]
     floor = MIN_SHARE if any(x >= MIN_SHARE for x in least) else 0.0
+    dealt = _dealt_outcome(ctx, candidates, steps, floor, rng)
     for _ in range(DRAWS if candidates else 0):
-        wanted = OUTCOMES[int(rng.integers(len(OUTCOMES)))]
+        wanted = dealt or OUTCOMES[int(rng.integers(len(OUTCOMES)))]
         pick = int(rng.integers(len(candidates)))
         (a, b, attr), step = candidates[pick], steps[pick]
         realised = wanted == "unknown" or compare(ctx, a, b, attr, step) == wanted

@@ -10,16 +10,22 @@ the asked attribute, flattened and with distractors as for simple questions give
 the condition reveals (a doctor's education is not "high school"); two evidence facts
 (the condition and the asked attribute); both attributes of the other entities are
 stated as hard negatives; distractors are said about people of another life as for
-simple questions, never people who share the condition's value.
+simple questions, never people who share the condition's value; the target attribute,
+a categorical answer's value (several entities of a kind) and a number's rank are
+dealt (:mod:`memsim.qa._deal`), the condition then drawn for the entity dealt.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from memsim.profile import Profile
+from memsim.profile import Entity, Profile
 from memsim.qa._choices import normalise
 from memsim.qa._context import SCENARIOS, QAContext, others, said_words
+from memsim.qa._deal import deal_fact
+from memsim.qa._pool import Given
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
 from memsim.qa._wording import conditional_question
@@ -32,27 +38,28 @@ def conditional(
     group = ctx.group(profile, scenario)
     if not group:
         return None
-    entity = group[int(rng.integers(len(group)))]
-    attrs = ctx.askable(entity, "conditional")
-    if len(attrs) < 2:
-        return None
-    target, cond = (str(a) for a in rng.choice(attrs, size=2, replace=False))
-    if said_words(ctx.attribute(entity, cond)) and not ctx.loc.questions.of_attribute(
-        entity.kind, cond, "condition", ctx.role(entity, cond)
-    ):
-        return None  # "whose verdict is It feeds back ...?": a sentence needs its own wording
+
+    dealt = deal_fact(ctx, group, scenario, "conditional", rng, reveal=by_condition)
+    if dealt is not None:
+        entity, target, given, rank = dealt.entity, dealt.attr, dealt.given, dealt.rank
+        cond = str(dealt.by)
+    else:
+        entity = group[int(rng.integers(len(group)))]
+        attrs = ctx.askable(entity, "conditional")
+        if len(attrs) < 2:
+            return None
+        target, cond = (str(a) for a in rng.choice(attrs, size=2, replace=False))
+        if not _worded(ctx, entity, cond) or not _names_one(ctx, group, entity, cond):
+            return None
+        found = ctx.revealed(entity, [cond], target)  # named by the condition alone
+        if found is None or not ctx.accept(entity, target, rng, found):
+            return None
+        given, rank = found, None
     value = ctx.display(entity, cond)
     rivals = others(group, entity)
-    if any(cond in e.facts and normalise(ctx.display(e, cond)) == normalise(value) for e in rivals):
-        return None
-    if any(cond in e.facts and e.facts[cond].history for e in rivals):
-        return None  # a rival's value changes: it may match the condition at another time
-    given = ctx.revealed(entity, [cond], target)  # named by the condition alone
-    if given is None or not ctx.accept(entity, target, rng, given):
-        return None
     told = [e for e in rivals if target in e.facts]  # hard negatives: their values are said
     said, mentions = ctx.said_of_others(profile, entity, target, rng, given, avoid=cond, told=told)
-    options = ctx.value_options(entity, target, rng, given, said)
+    options = ctx.value_options(entity, target, rng, given, said, rank)
     if options is None:
         return None
     mentions = mentions or ctx.said_numbers(profile, entity, target, options, avoid=cond)
@@ -83,4 +90,43 @@ def conditional(
         mentions=mentions,
         said=stated,
         hearsay=ctx.hearsay(entity, target, options, stated),
+    )
+
+
+def by_condition(
+    ctx: QAContext,
+    group: Sequence[Entity],
+    entity: Entity,
+    target: str,
+    draw: np.random.Generator,
+) -> tuple[Given, str | None] | None:
+    """A condition that names the entity alone, drawn, and what it reveals about
+    ``target`` (the entity is named by the condition alone)."""
+    conds = [
+        a for a in ctx.askable(entity, "conditional") if a != target and _worded(ctx, entity, a)
+    ]
+    if not conds:
+        return None
+    cond = conds[int(draw.integers(len(conds)))]
+    if not _names_one(ctx, group, entity, cond):
+        return None
+    given = ctx.revealed(entity, [cond], target)
+    return None if given is None else (given, cond)
+
+
+def _names_one(ctx: QAContext, group: Sequence[Entity], entity: Entity, cond: str) -> bool:
+    """Whether the entity's value of ``cond`` names it alone in its group: no other
+    entity shares it, and no other's value changes (it may match at another time)."""
+    value = normalise(ctx.display(entity, cond))
+    rivals = [e for e in others(group, entity) if cond in e.facts]
+    return not any(
+        e.facts[cond].history or normalise(ctx.display(e, cond)) == value for e in rivals
+    )
+
+
+def _worded(ctx: QAContext, entity: Entity, cond: str) -> bool:
+    """Whether ``cond`` can be a condition: a value that is a sentence ("whose verdict is
+    It feeds back ...?") needs a condition wording of its own."""
+    return not said_words(ctx.attribute(entity, cond)) or bool(
+        ctx.loc.questions.of_attribute(entity.kind, cond, "condition", ctx.role(entity, cond))
     )

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from memsim.audit import load_context, open_source, run_audit
-from memsim.audit._blind import option_docs
+from memsim.audit._blind import _null_spread, option_docs
 from memsim.audit._mentioned import mention_scores, words
 from memsim.audit._textmodel import auc, out_of_fold, tfidf, tokens
 from tests.audit.conftest import GOOD_TIMES, record
@@ -139,3 +139,28 @@ def test_text_model_is_at_chance_on_labels_unrelated_to_text() -> None:
 def test_tokens_split_cjk_into_bigrams() -> None:
     assert tokens("我的表哥在上海") == ["我的", "的表", "表哥", "哥在", "在上", "上海"]
     assert tokens("My cousin, 30!") == ["my", "cousin", "30"]
+
+
+def test_blind_interval_is_the_shuffled_answers_spread(raw_native: Make) -> None:
+    # four cities in every question, the answer drawn at random: nothing to learn, but
+    # a fitted reader errs on all of one city's questions at once, so its accuracy
+    # spreads wider than a binomial one
+    rng = np.random.default_rng(4)
+    rows = []
+    for _ in range(3 * N):
+        cities = [CITIES[j] for j in rng.permutation(4)]
+        docs = option_docs("Where does my cousin work?", cities)
+        rows.append(("roles", docs, int(rng.integers(4))))
+    x = tfidf([d for _, ds, _ in rows for d in ds])
+    spread = _null_spread("simple", rows, x)
+    binomial = (0.25 * 0.75 / len(rows)) ** 0.5
+    assert spread["simple"] > binomial and spread["simple/roles"] == spread["simple"]
+    # a real shortcut is still found through the wider interval, which it reports
+    items = []
+    for i in range(N):
+        others = [CITIES[j] for j in rng.permutation(len(CITIES))[:3]]
+        gold = int(rng.integers(4))
+        items.append(_item(i, [*others[:gold], "Springfield", *others[gold:]], gold, ["Hi."]))
+    found = _run(raw_native("fixed2", items), "shortcut_blind_classifier")
+    assert found.severities["error"] >= 1
+    assert found.stats.scores["simple"]["null_sd"] > 0

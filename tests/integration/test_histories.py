@@ -65,15 +65,6 @@ def test_never_told_is_gold_in_about_a_quarter(evolving: list[dict[str, Any]]) -
     assert 0.1 < never / len(abstain) < 0.4
 
 
-@pytest.mark.xfail(
-    reason="open (issue 15): on this fixture of the three kinds over histories (60 per kind) "
-    "the evidence-vs-rest text AUC is now 0.62 (was 0.694; limit 0.65), but the blind "
-    "classifier on abstention scores 0.433 (n 60, z 3.3; per scenario 15 items each, at "
-    "0.25-0.32 per cell at 125 per kind in make dataset), and at 100 per kind the text AUC "
-    "is 0.651: the distractors said of others still score below the evidence. Every answer "
-    "is right; these shortcuts are not closed with a margin for this kind mix",
-    strict=False,
-)
 def test_the_audit_is_clean(generated: dict[str, Path], profiles_dir: Path, tmp_path: Path) -> None:
     cmd = [
         sys.executable, "-m", "memsim", "audit", str(generated["evolving"]),

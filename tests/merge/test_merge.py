@@ -151,11 +151,13 @@ def test_audit_of_a_shard_is_the_audit_of_its_slice(runs: Path, tmp_path: Path) 
     args = ("--schema", SCHEMA, "--no-progress")
     whole = memsim("audit", runs / "whole_dataset", "--profiles", runs / "whole_profiles",
                    *args, "--shard", "1/3", "--report", tmp_path / "sliced")  # fmt: skip
-    assert whole.returncode == 0, whole.stderr
+    # 0 or 1: the statistical checks may find an error on 10 items (39 pairs of
+    # messages), and then in both runs alike; 2 would be a failure to audit
+    assert whole.returncode in (0, 1), whole.stderr
     assert "shard 1/3: items 10..19" in whole.stdout
     alone = memsim("audit", runs / "dataset_1", "--profiles", runs / "profiles_1", *args,
                    "--report", tmp_path / "alone")  # fmt: skip
-    assert alone.returncode == 0, alone.stderr
+    assert alone.returncode == whole.returncode, alone.stderr
     sliced = json.loads((tmp_path / "sliced" / "report.json").read_text())
     own = json.loads((tmp_path / "alone" / "report.json").read_text())
     assert sliced["input"]["items"] == own["input"]["items"] == 10

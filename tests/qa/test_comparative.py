@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from memsim.qa import make_context
+from memsim.qa._strata import stratum
 from memsim.qa.comparative import OUTCOMES, _balanced, comparative, compare, order_share
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
@@ -81,3 +82,33 @@ def test_the_outcome_does_not_depend_on_what_is_compared() -> None:
         for outcome in OUTCOMES:
             share = outcomes.count(outcome) / len(outcomes)
             assert abs(share - 0.25) < 0.08, (attr, outcome, share, len(outcomes))
+
+
+def test_dealt_outcomes_come_out_even_and_still_apart_from_what_is_compared() -> None:
+    """Dealt from a deck (memsim.qa._strata), the outcomes of consecutive trajectories
+    come out in near-equal shares, and each attribute still has every outcome about a
+    quarter of the time (a card is asked in proportion to how often the profile's draws
+    would end on it, so it does not pick the attribute for the outcome)."""
+    ctx = make_context(load_schema(ROOT / "schemas" / "daily_life.en.yaml"), 0)
+    outcomes, by_attr = [], {}
+    for tid, profile in enumerate(ProfileSampler(ctx.net).profiles(5, 0, 800)):
+        rng = np.random.default_rng(tid)
+        for attempt in range(20):
+            with stratum(0, tid, attempt):
+                draft = comparative(ctx, profile, "roles", rng)
+            if draft is not None:
+                break
+        assert draft is not None
+        outcome = str(draft.params["outcome"])
+        outcomes.append(outcome)
+        by_attr.setdefault(draft.params["attribute"], []).append(outcome)
+    counts = [outcomes.count(o) for o in OUTCOMES]
+    # independent draws would stray by about 39 in all (4 x 0.8 x the binomial sd, 12);
+    # three in four trajectories are dealt their card, the rest drawn as before
+    off = sum(abs(c - len(outcomes) / 4) for c in counts)
+    assert off < 32, counts
+    for attr, found in by_attr.items():
+        if len(found) >= 200:
+            for outcome in OUTCOMES:
+                share = found.count(outcome) / len(found)
+                assert abs(share - 0.25) < 0.08, (attr, outcome, share, len(found))

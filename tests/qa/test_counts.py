@@ -11,7 +11,7 @@ import numpy as np
 from memsim.qa import make_context
 from memsim.qa._counts import dealt_shares, selection
 from memsim.qa._registry import QA_KINDS
-from memsim.qa._strata import balanced, stratum, unstratified
+from memsim.qa._strata import balanced, hybrid_part, stratum
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
 
@@ -74,13 +74,19 @@ def test_held_out_counts_are_asked_in_near_equal_shares() -> None:
 
 
 def test_a_hybrid_second_part_draws_from_its_own_stream() -> None:
-    dealt, own = [], []
-    for tid in range(40):
+    dealt, own, both = [], [], []
+    for tid in range(64):
         rng = np.random.default_rng(tid)
         with stratum(0, tid, 0):
-            dealt.append(balanced(np.random.default_rng(tid), 4, 9))
-            with unstratified():
+            with hybrid_part(1):
+                dealt.append(balanced(np.random.default_rng(tid), 4, 9))
+            with hybrid_part(2):
                 own.append(balanced(rng, 4, 9))
-    # dealt: every run of four trajectories holds each card once; unstratified: drawn
-    assert all(sorted(dealt[i : i + 4]) == [0, 1, 2, 3] for i in range(0, 40, 4))
-    assert own == [int(np.random.default_rng(t).integers(4)) for t in range(40)]
+                pair = balanced(np.random.default_rng(tid), 4, 9, parts="both")
+            both.append((dealt[-1], pair))
+    # first part: every run of four trajectories holds each card once; second part:
+    # drawn from the trajectory's stream, unless its decks are asked for ("both"): then
+    # they turn once per deck of the first part's, and every pair comes up once in 16
+    assert all(sorted(dealt[i : i + 4]) == [0, 1, 2, 3] for i in range(0, 64, 4))
+    assert own == [int(np.random.default_rng(t).integers(4)) for t in range(64)]
+    assert all(len(set(both[i : i + 16])) == 16 for i in range(0, 64, 16))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from memsim.dataset import make_context
 from memsim.profile import Profile
 from memsim.qa import QA_KINDS, Draft, QAContext, normalise
+from memsim.qa._strata import stratum
 from memsim.qa.abstention import UNTOLD, _outcome
 from memsim.sampling import sample_profiles
 from memsim.schema import load_schema
@@ -193,9 +194,26 @@ def test_abstention(scenario: str, index: int, seed: int) -> None:
 def test_never_told_is_the_answer_about_a_quarter_of_the_time() -> None:
     _, profiles = world()
     many = sample_profiles(world()[0].net, 1, 800)
-    share = sum(_outcome(p)[0] for p in many) / len(many)
+    share = sum(_outcome(p, np.random.default_rng(0))[0] for p in many) / len(many)
     assert abs(share - UNTOLD) < 0.05
     assert profiles  # the world is built once
+
+
+def test_never_told_is_dealt_once_in_every_four_trajectories() -> None:
+    _, profiles = world()
+    outcomes = []
+    for tid in range(32):
+        rng = np.random.default_rng(tid)
+        for attempt in (0, 7, 300):  # held over every attempt, whatever the stream
+            with stratum(0, tid, attempt):
+                outcomes.append((tid, _outcome(profiles[tid % N], rng)))
+    by_tid = {tid: {o for t, o in outcomes if t == tid} for tid in range(32)}
+    assert all(len(found) == 1 for found in by_tid.values())
+    untold = [tid for tid, found in by_tid.items() if next(iter(found))[0]]
+    assert [t // 4 for t in untold] == list(range(8))  # one per deck of four
+    # of the unanswerable ones, those of consecutive decks name someone absent in turn
+    premise = [next(iter(by_tid[t]))[1] for t in untold]
+    assert all(premise[i] != premise[i + 1] for i in range(0, 8, 2))
 
 
 @pytest.mark.parametrize("kind", ["knowledge_update", "temporal", "abstention"])

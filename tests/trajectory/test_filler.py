@@ -30,27 +30,32 @@ def test_evidence_rates_are_drafted_on_the_datasets_own_kinds() -> None:
     assert sum(v > RATE_FLOOR for v in only_simple.values()) >= 10  # simple asks many
 
 
-def test_a_withheld_workplace_is_never_the_place() -> None:
-    """Abstention questions that withhold the user's employer: in weekday office hours
-    the place would otherwise be the employer (whose name can say the withheld
-    occupation: "... Accounting Firm")."""
+def test_a_withheld_fact_is_never_the_place() -> None:
+    """Abstention questions about the user never ask where they are or where they work
+    (a message's place says both: in weekday office hours it is the employer, whose name
+    can say a withheld occupation, "... Accounting Firm"), and no withheld fact's value
+    is ever a message's place."""
     ctx = make_context(load_schema(SCHEMA), 0)
     kind = QA_KINDS.get("abstention")
     rng = np.random.default_rng(3)
     office_hours = checked = 0
-    for profile in ProfileSampler(ctx.net).profiles(4, 0, 60):
+    for profile in ProfileSampler(ctx.net).profiles(12, 0, 60):
         user = profile.entity("user")
         work = workplace_attribute(ctx.schema, user.kind)
         assert work is not None
-        employer = user.facts[work]
-        drafts = (kind.make(ctx, profile, "user", rng) for _ in range(40))
-        draft = next((d for d in drafts if d and employer.id in {w.id for w in d.withheld}), None)
-        if draft is None:
-            continue
-        messages, _ = build_trajectory(ctx, profile, draft, rng)
-        checked += 1
-        for m in messages:
-            when = dt.datetime.fromisoformat(m.time)
-            office_hours += when.weekday() < 5 and 9 <= when.hour < 18
-            assert str(employer.value) not in m.place, (m.place, employer.value)
+        for _ in range(12):
+            draft = kind.make(ctx, profile, "user", rng)
+            if draft is None:
+                continue
+            assert draft.params.get("attribute") != work
+            if not draft.withheld:
+                continue
+            messages, _ = build_trajectory(ctx, profile, draft, rng)
+            checked += 1
+            for m in messages:
+                when = dt.datetime.fromisoformat(m.time)
+                office_hours += when.weekday() < 5 and 9 <= when.hour < 18
+                for ref in draft.withheld:
+                    value = str(profile.fact(ref.id).value)
+                    assert value not in m.place, (m.place, value)
     assert checked >= 5 and office_hours >= 10
