@@ -112,7 +112,9 @@ def report_excess(
     for kind, s in scores.items():
         if kind == "all":
             continue
-        level = severity_for(ctx, s[metric] - s[base], s.get("z", 0.0), s["n"])
+        # the independent units, when fewer than the pairs an AUC is counted over
+        n = min(s["n"], s.get("trajectories", s["n"]))
+        level = severity_for(ctx, s[metric] - s[base], s.get("z", 0.0), n)
         if level:
             out.append(
                 finding(

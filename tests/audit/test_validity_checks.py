@@ -164,3 +164,13 @@ def test_blind_interval_is_the_shuffled_answers_spread(raw_native: Make) -> None
     found = _run(raw_native("fixed2", items), "shortcut_blind_classifier")
     assert found.severities["error"] >= 1
     assert found.stats.scores["simple"]["null_sd"] > 0
+
+
+def test_a_pair_auc_counts_the_trajectories_that_hold_its_pairs() -> None:
+    from memsim.audit._classifier import _paired
+
+    # groups 0 and 1 hold both labels (trajectories 7 and 8); group 2 only positives
+    y = np.array([1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0])
+    groups = np.array([0, 0, 0, 1, 1, 2, 2])
+    trajectories = np.array([7, 7, 7, 8, 8, 9, 9])
+    assert _paired(y, groups, trajectories) == 2
