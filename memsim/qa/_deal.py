@@ -32,7 +32,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from string import Formatter
 
 import numpy as np
 
@@ -42,6 +41,7 @@ from memsim.qa._context import QAContext
 from memsim.qa._pool import Given
 from memsim.qa._strata import balanced, card_rng, unstratified
 from memsim.schema import asked_by, is_asked
+from memsim.verbalize import template_fields
 
 TYPE_DECK = 4
 """Salt of the type deck (temporal uses 1 and 2, counts 3)."""
@@ -105,7 +105,7 @@ def fact_types(
             if spec.scenario != scenario or not spec.count:
                 continue
             refer = spec.refer.get(ctx.loc.code, "")
-            naming = {f for _, f, _, _ in Formatter().parse(refer) if f}
+            naming = set(template_fields(refer))
             for attr in schema.attributes_of(kind):
                 if attr in naming or attr in exclude:
                     continue
