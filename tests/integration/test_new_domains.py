@@ -13,17 +13,13 @@ only the kinds of one pool, and quoted hearsay only of someone's words."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from memsim.qa import KIND_ORDER, default_kinds, planned_scenarios
-from memsim.schema import load_schema
 from memsim.verbalize import schema_locale
+from tests.integration._domain_run import run_domain
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -53,39 +49,13 @@ OWN_WORDS = {
 }
 
 
-def _memsim(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "memsim", *args]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}"
-    return proc
-
-
 @pytest.mark.parametrize("name", ["tour.en", "tour.zh", "workshop.en", "pets.en"])
 def test_a_held_out_domain_generates_every_kind_audits_clean_and_reads_as_itself(
     name: str, tmp_path: Path
 ) -> None:
     schema_path = DATA / f"{name}.yaml"
     code = name.rsplit(".", 1)[1]
-    _memsim("schema", "validate", str(schema_path))
-    n = len(KIND_ORDER) * PER_TYPE
-    _memsim("profiles", "--schema", str(schema_path), "--n", str(n), "--out", str(tmp_path / "p"))
-    _memsim(
-        "generate", "--schema", str(schema_path), "--profiles", str(tmp_path / "p"),
-        "--out", str(tmp_path / "d"), "--per-type", str(PER_TYPE), "--no-progress",
-    )  # fmt: skip
-    _memsim(
-        "audit", str(tmp_path / "d"), "--profiles", str(tmp_path / "p"), "--schema",
-        str(schema_path), "--report", str(tmp_path / "a"), "--no-progress",
-    )  # fmt: skip
-    schema = load_schema(schema_path)
-    assert default_kinds(schema) == KIND_ORDER
-    lines = (tmp_path / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
-    made = {(r["type"], r["scenario"]) for r in records}
-    assert made == {(k, s) for k in KIND_ORDER for s in planned_scenarios(schema, k)}
-    report = json.loads((tmp_path / "a" / "report.json").read_text(encoding="utf-8"))
-    errors = [f for f in report["findings"] if f["severity"] == "error"]
-    assert report["verdict"]["errors"] == 0, errors[:5]
+    schema, records = run_domain(schema_path, tmp_path, PER_TYPE)
 
     messages = [m["message"] for r in records for m in r["message_list"]]
     questions = [r["QA"]["question"] for r in records]
