@@ -61,10 +61,16 @@ def user_errors() -> Iterator[None]:
 
 
 def load(path: str) -> Schema:
+    """The schema at ``path`` with its locale overlay read and checked (as `memsim schema
+    validate` checks it), or a clear error and exit status 2 before any work: an overlay
+    file that is missing or invalid otherwise surfaced as a traceback mid-run."""
     from memsim.schema import load_schema
+    from memsim.verbalize import schema_locale
 
     with user_errors():
-        return load_schema(path)
+        schema = load_schema(path)
+        schema_locale(schema)
+        return schema
 
 
 def progress_bar(items: Any, total: int, unit: str, enabled: bool | None) -> Any:

@@ -156,3 +156,23 @@ def test_core_imports_without_optional_extras() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("overlay", "said"),
+    [(None, "cannot read"), ("en:\n  questions: 5\n", "missing.yaml:2:3: locale_overlay 'en'")],
+)
+def test_a_broken_locale_overlay_stops_every_command_before_it_writes(
+    tmp_path: Path, overlay: str | None, said: str
+) -> None:
+    schema = tmp_path / "s.yaml"
+    daily = (ROOT / "schemas" / "daily_life.en.yaml").read_text(encoding="utf-8")
+    assert "locale_overlay: overlays/daily_life.yaml" in daily
+    schema.write_text(daily.replace("overlays/daily_life.yaml", "overlays/missing.yaml"))
+    if overlay is not None:
+        (tmp_path / "overlays").mkdir()
+        (tmp_path / "overlays" / "missing.yaml").write_text(overlay)
+    result = memsim("profiles", "--schema", str(schema), "--n", "3", "--out", str(tmp_path / "p"))
+    assert result.returncode == 2, result.stderr
+    assert said in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "p").exists()
