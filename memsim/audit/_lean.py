@@ -49,10 +49,33 @@ def value_at(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) 
 
 
 def count_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
-    attr = params["attribute"]
+    days = _event_days(p, params["attribute"], params["entities"])
+    first, last = (day_bounds(str(params[k]))[0] for k in ("start", "end"))
+    return sum(first <= day <= last for day in days)
+
+
+def _event_days(p: Profile, attr: str, entities: list[str]) -> tuple[dt.date, ...]:
+    """The days of the named events, or the refusal: once per profile, attribute and
+    entities in any order (the questions of one scenario name the same events, each in
+    its own order, and the prior asks every sample profile about each; neither the
+    refusal nor the count depends on the order)."""
+    key = ("audit event days", attr, *sorted(entities))
+    found: tuple[dt.date, ...] | str | None = p.memo.get(key)
+    if found is None:
+        try:
+            found = p.memo[key] = _checked_days(p, attr, entities)
+        except DerivationError as exc:
+            p.memo[key] = str(exc)
+            raise
+    if isinstance(found, str):
+        raise DerivationError(found)
+    return found
+
+
+def _checked_days(p: Profile, attr: str, entities: list[str]) -> tuple[dt.date, ...]:
     facts, dated_in = _events_of(p, attr)
     events = []
-    for e in params["entities"]:
+    for e in entities:
         found = facts.get(e)
         if found is None:  # as Deriver.fact refuses an entity or a fact it lacks
             raise DerivationError(f"profile {p.id} has no {e}.{attr}")
@@ -60,9 +83,8 @@ def count_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datet
     scenario = {s for s, _, _ in events}
     dated = set().union(*(dated_in.get(s, ()) for s in scenario))
     if {e for _, e, _ in events} != dated:
-        raise DerivationError(f"counts over {params['entities']}, the events are {sorted(dated)}")
-    first, last = (day_bounds(str(params[k]))[0] for k in ("start", "end"))
-    return sum(first <= _day(f) <= last for _, _, f in events)
+        raise DerivationError(f"counts over {entities}, the events are {sorted(dated)}")
+    return tuple(_day(f) for _, _, f in events)
 
 
 def _events_of(

@@ -196,9 +196,10 @@ class OptionPrior:
         # (neither the shortcuts nor the transforms change their params)
         remapped: dict[tuple[tuple[str, str], ...], dict[str, Any]] = {}
         for other, mapping in pairs:
-            these = remapped.get(tuple(mapping.items()))
+            slots = tuple(mapping.items())
+            these = remapped.get(slots)
             if these is None:
-                these = remapped[tuple(mapping.items())] = remap(params, mapping)
+                these = remapped[slots] = remap(params, mapping)
             try:
                 if fast is not None:
                     value = fast(self.d, other, these)

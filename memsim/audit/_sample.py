@@ -144,7 +144,14 @@ class Sample:
         # a row where the first entity has no candidate maps nothing: only the rows that
         # have one are walked (in order, so the pairs are the same list)
         rows = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
-        out = []
+        out: list[tuple[Profile, dict[str, str]]] = []
+        if len(lookups) == 1:  # one entity (most questions): every listed row maps it
+            eid, (by_values, values) = lookups[0]
+            profiles = self.profiles
+            for row in rows:
+                free = by_values[row][values]
+                out.append((profiles[row], {eid: eid if eid in free else free[0]}))
+            rows = ()
         for row in rows:
             profile = self.profiles[row]
             mapping: dict[str, str] = {}
