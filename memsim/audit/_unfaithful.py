@@ -66,10 +66,17 @@ def _sentences(
     check. The tokens are made as ``sentences`` makes them."""
     verbalizer = _verbalizer(ctx)
     memo = ctx.shared.setdefault("faithful_sentences", {})
+    phrasings = ctx.shared.setdefault("faithful_phrasings", {})
     out = []
     for entity, fact in facts:
-        templates = verbalizer.phrasings(entity, fact)
-        fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+        # a kind's attribute has the same phrasings, and so names the same fields, in
+        # every profile: found once per attribute, not once per fact
+        found_phrasings = phrasings.get((entity.kind, fact.attribute))
+        if found_phrasings is None:
+            templates = verbalizer.phrasings(entity, fact)
+            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+            found_phrasings = phrasings[entity.kind, fact.attribute] = (templates, fields)
+        templates, fields = found_phrasings
         tokens = verbalizer._tokens(entity, fact, when, fields)
         key = (entity.kind, fact.attribute, *tokens.items())
         found = memo.get(key)

@@ -80,10 +80,18 @@ def text_stated(text: str, value: str, loc: LocaleData) -> bool:
         return squeeze(value, loc) in squeeze(text, loc)
     if identifier_like(value):
         return identifier_stated(text, value)
-    wanted = " ".join(words(value, loc))
-    return f" {wanted} " in f" {' '.join(words(text, loc))} "
+    return _spaced(value, loc) in _spaced(text, loc)
 
 
+@per_text
+def _spaced(text: str, loc: LocaleData) -> str:
+    """The words of ``text`` joined by spaces, with a space before and after (a value
+    is stated when its own is inside the message's: remembered, as a message is asked
+    about once per fact it carries and a value once per message)."""
+    return f" {' '.join(_words(text, loc))} "
+
+
+@lru_cache(maxsize=4096)
 def identifier_like(value: str) -> bool:
     return not any(c.isspace() for c in value) and (
         "@" in value or sum(c.isdigit() for c in value) >= 4
