@@ -156,7 +156,13 @@ def _fewer_collections() -> Iterator[None]:
     try:
         yield
     finally:
+        # the run's survivors go to the oldest generation unwalked (freeze and unfreeze
+        # move whole lists): with the thresholds back, the next young collection would
+        # otherwise walk every object made since the run began; a full collection
+        # still finds any cycle among them
+        gc.freeze()
         gc.set_threshold(*before)
+        gc.unfreeze()
 
 
 def _run_checks_once(
