@@ -10,6 +10,7 @@ when fewer than ``MIN_MATCHES`` sample profiles have such entities.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from memsim.audit._columns import Columns
@@ -27,6 +28,8 @@ MIN_MATCHES = 30
 
 
 Naming = tuple[str, tuple[tuple[str, str], ...]]
+Table = dict[tuple[str, ...], list[str]]
+"""A sample profile's entities of one kind by their values of some attributes."""
 GROUP_TRANSFORMS = ("count",)
 """Questions that name a group ("my relatives and colleagues"), not its members."""
 
@@ -132,26 +135,22 @@ class Sample:
                     found.setdefault(values, []).append(row)
         return found.get(tuple(v for _, v in wanted), [])
 
-    def mappings(self, named: list[tuple[str, Naming]]) -> list[tuple[Profile, dict[str, str]]]:
-        """Per sample profile, the item's entity ids mapped to entities with the same
-        revealed values (profiles lacking one are left out); the same slots when fewer
-        than MIN_MATCHES profiles have them all."""
-        key = repr(named)
-        hit = self._mappings.get(key)
-        if hit is not None:
-            return hit
-        lookups = [(eid, self._by_values(kind, wanted)) for eid, (kind, wanted) in named]
-        # a row where the first entity has no candidate maps nothing: only the rows that
-        # have one are walked (in order, so the pairs are the same list)
-        rows = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
-        out: list[tuple[Profile, dict[str, str]]] = []
-        if len(lookups) == 1:  # one entity (most questions): every listed row maps it
-            eid, (by_values, values) = lookups[0]
-            profiles = self.profiles
-            for row in rows:
-                free = by_values[row][values]
-                out.append((profiles[row], {eid: eid if eid in free else free[0]}))
-            rows = ()
+    def _one(
+        self, rows: Iterable[int], eid: str, lookup: tuple[list[Table], tuple[str, ...]]
+    ) -> list[tuple[Profile, dict[str, str]]]:
+        """:meth:`_many` of one entity (most questions): every listed row maps it."""
+        by_values, values = lookup
+        profiles = self.profiles
+        out = []
+        for row in rows:
+            free = by_values[row][values]
+            out.append((profiles[row], {eid: eid if eid in free else free[0]}))
+        return out
+
+    def _many(
+        self, rows: Iterable[int], lookups: list[tuple[str, tuple[list[Table], tuple[str, ...]]]]
+    ) -> list[tuple[Profile, dict[str, str]]]:
+        out = []
         for row in rows:
             profile = self.profiles[row]
             mapping: dict[str, str] = {}
@@ -165,6 +164,21 @@ class Sample:
                 mapping[eid] = eid if eid in free else free[0]
             else:
                 out.append((profile, mapping))
+        return out
+
+    def mappings(self, named: list[tuple[str, Naming]]) -> list[tuple[Profile, dict[str, str]]]:
+        """Per sample profile, the item's entity ids mapped to entities with the same
+        revealed values (profiles lacking one are left out); the same slots when fewer
+        than MIN_MATCHES profiles have them all."""
+        key = repr(named)
+        hit = self._mappings.get(key)
+        if hit is not None:
+            return hit
+        lookups = [(eid, self._by_values(kind, wanted)) for eid, (kind, wanted) in named]
+        # a row where the first entity has no candidate maps nothing: only the rows that
+        # have one are walked (in order, so the pairs are the same list)
+        rows = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
+        out = self._one(rows, *lookups[0]) if len(lookups) == 1 else self._many(rows, lookups)
         if len(out) < MIN_MATCHES:
             same = {eid: eid for eid, _ in named}
             out = [(profile, same) for profile in self.profiles]
