@@ -159,10 +159,13 @@ def _fewer_collections() -> Iterator[None]:
         # the run's survivors go to the oldest generation unwalked (freeze and unfreeze
         # move whole lists): with the thresholds back, the next young collection would
         # otherwise walk every object made since the run began; a full collection
-        # still finds any cycle among them
+        # still finds any cycle among them. A caller that froze objects itself keeps
+        # them (and these) frozen until it unfreezes.
+        frozen_before = gc.get_freeze_count()
         gc.freeze()
         gc.set_threshold(*before)
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 def _run_checks_once(
