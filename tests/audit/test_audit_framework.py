@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +50,28 @@ def test_findings_are_counted_all_and_kept_up_to_the_cap(
     assert result.severities["error"] == 6  # two steps back in each of three trajectories
     assert len(result.findings) == 2 and result.omitted == 4
     assert result.stats.counts["trajectories not increasing"] == 3
+
+
+def test_the_collector_is_as_the_caller_left_it_after_a_run(
+    native: Callable[[str, list[list[str]]], Path],
+) -> None:
+    """The run's survivors are handed to the oldest generation through gc.freeze: the
+    thresholds come back, nothing stays frozen, and a caller's own frozen objects stay
+    frozen until it unfreezes them."""
+    ctx = load_context(open_source(native("d", [GOOD] * 3)))
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    run_audit(ctx, ["timestamps_increasing"])
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    kept = [[n] for n in range(100)]  # tracked containers the caller freezes
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        run_audit(ctx, ["timestamps_increasing"])
+        assert gc.get_threshold() == before and gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0 and kept
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,18 @@ CASES: dict[str, list[dict[str, Any]]] = {
     ],
     "count_between": [
         {"entities": es, "attribute": "time", "start": s, "end": t}
-        for es in (EVENTS[:2], EVENTS[2:], EVENTS, EVENTS[:1], [*EVENTS[:1], "ghost[0]"])
+        # the same events in other orders: their days (or refusal) are remembered per
+        # profile and set of events, in any order
+        for es in (
+            EVENTS[:2],
+            EVENTS[2:],
+            EVENTS,
+            EVENTS[::-1],
+            EVENTS[1::-1],
+            EVENTS[:1],
+            [*EVENTS[:1], "ghost[0]"],
+            ["ghost[0]", *EVENTS[:1]],
+        )
         for s, t in (("2024-01-01", "2024-06-30"), ("2024-05-01", "2024-12-31"))
     ]
     + [{"entities": EVENTS[:2], "attribute": "name", "start": "2024-01-01", "end": "2024-12-31"}],
