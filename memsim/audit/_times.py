@@ -122,6 +122,13 @@ _EN_DAY_MONTH = re.compile(
 def dates_seen(text: str) -> list[DateSeen]:
     """Every calendar date ``text`` writes, in any of the known forms (days 1-31 only
     for English month names, so "May 40 people" is not read as a date)."""
+    return list(_dates_seen(text))
+
+
+@lru_cache(maxsize=16384)
+def _dates_seen(text: str) -> tuple[DateSeen, ...]:
+    # remembered (a DateSeen is frozen): an option's text recurs across items (18,000
+    # options of make dataset's questions are 4,161 texts) and two checks read them
     out = []
     for m in _ZH_DATE.finditer(text):
         y, mo, d, wd = m.groups()
@@ -137,7 +144,7 @@ def dates_seen(text: str) -> list[DateSeen]:
     for m in _EN_DAY_MONTH.finditer(folded):
         if 1 <= int(m[1]) <= 31:
             out.append(DateSeen(m[0], int(m[3]) if m[3] else None, _month(m[2]), int(m[1])))
-    return out
+    return tuple(out)
 
 
 def _month(word: str) -> int:
