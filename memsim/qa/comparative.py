@@ -46,6 +46,12 @@ DECK = 7
 HOLD = 16
 """Attempts a dealt outcome is held for (a draft redone for a message that says a
 withheld value keeps its outcome)."""
+SLACK = 1.5
+"""How far above its expected sum a profile's kept weights may come before they are
+normalised by their own sum (:func:`_kept`): the larger, the more of each question's
+outcome is dealt evenly rather than drawn with its weights (1 left zh comparative/events
+"the same" 0.275 in expectation over make dataset's profiles, 1.5 gives 0.255, 2 moved
+comparative/user away from even)."""
 MIN_SHARE = 0.1
 """A question whose least likely outcome (often a tie) has a smaller chance than this,
 given who it names and what it compares, is not asked when the profile has another:
@@ -146,17 +152,33 @@ def _keep(
         # average (kept with m over the pairs that differ, as below, "unknown" lost to
         # the outcome a profile's pairs give: within a margin of a third each, "the
         # same" came out 0.30 and "unknown" 0.21). Equal values are never asked as
-        # "unknown": the first entity's message would say the withheld one.
-        if a.facts[attr].value == b.facts[attr].value:
+        # "unknown" when the second entity is named (see _says_first).
+        if a.facts[attr].value == b.facts[attr].value and _says_first(ctx, b):
             return 0.0
         own = share[OUTCOMES.index(compare(ctx, a, b, attr, step))]
         return 4 * least - least / own
+    if wanted == "unknown" and not _says_first(ctx, b):
+        # every pair, tied or not, can be asked as "unknown": kept with m, as often as
+        # each other outcome. Keeping ties out (as below) left a profile whose people
+        # all tie with the user only "the same" to ask: zh comparative/user read
+        # "the same" 0.29 and "never told" 0.24 in expectation over make dataset's
+        # profiles, 0.26 and 0.26 with this.
+        return least
     if wanted == "unknown":
         # a tie is never asked as "unknown": the first entity's message would say the
         # withheld value (and the draw be redone), so the others make up for it
         tie = compare(ctx, a, b, attr, step) == "same"
         return 0.0 if tie else least / (1 - share[2])
     return least / share[OUTCOMES.index(wanted)]
+
+
+def _says_first(ctx: QAContext, b: Entity) -> bool:
+    """Whether a message saying the first entity's value would say the second's too,
+    were they equal: so when ``b`` is named ("my sister", a place by its name), since
+    any message may name it. The user ("I") is named by no value, and a message about
+    someone else does not say the user's withheld value ("my father has a master's
+    degree"; generation's _says_withheld and the audit read it so)."""
+    return bool(ctx.naming(b))
 
 
 def _dealt_outcome(
@@ -169,16 +191,35 @@ def _dealt_outcome(
     """The outcome dealt to this trajectory (:mod:`memsim.qa._strata`), or None: drawn
     with each draw, as without a deck.
 
-    Drawn with each draw, outcome o ends the draws of a profile with chance K(o) / sum K,
-    K(o) the sum over the candidates of the chance a draw for o is kept (:func:`_keep`);
-    that is what makes the outcome independent of what is compared, over the profiles.
-    The card dealt, c, is asked with chance K(c) / max K, and otherwise the draws go on
-    as before: the outcome still ends up o with chance K(o) / sum K for every profile,
-    and the share dealt is exact at any scale. The cards of a hybrid question's second
-    part turn once per deck of the first's, so every pair of outcomes comes up."""
+    Drawn with each draw, outcome o ends the draws of a profile with chance K(o) / S,
+    K(o) the sum over the candidates of the chance a draw for o is kept (:func:`_keep`)
+    and S the sum of the K. The card dealt, c, is asked with chance
+    L + (1 - L) K(c) / max K, and otherwise the draws go on as before: the outcome ends
+    up o with chance K(o) / Z + L / 4 (:func:`outcome_chances`, Z and L there), and the
+    share dealt is exact at any scale. The cards of a hybrid question's second part turn
+    once per deck of the first's, so every pair of outcomes comes up."""
     if not candidates or not dealing(HOLD, "both"):
         return None
     card = OUTCOMES[balanced(rng, len(OUTCOMES), DECK, hold=HOLD, parts="both")]
+    kept, short = _kept(ctx, candidates, steps, floor)
+    top = max(kept.values())
+    own = card_rng(rng, DECK, hold=HOLD, parts="both")
+    return card if top > 0 and own.random() < short + (1 - short) * kept[card] / top else None
+
+
+def _kept(
+    ctx: QAContext, candidates: list[tuple[Entity, Entity, str]], steps: list[int], floor: float
+) -> tuple[dict[str, float], float]:
+    """K(o) for each outcome, and the shortfall L = 1 - S / Z, Z = max(S, SLACK E[S]) with
+    E[S] the sum K is expected to come to over the pool (:func:`_expected_kept`), or
+    Z = S when some outcome cannot be realised (L = 0).
+
+    Why: the draws end on o with chance K(o) / S, and E[K(o)] is the same for every
+    outcome, but E[K(o) / S] is not: a pair that ties keeps more or less than one that
+    does not (m / P(same) against m / P(first) + m / (1 - P(same)), and no weighting
+    evens them when ties are common), so in a profile where many pairs tie (events that
+    all share a scale) S grows with K(same). Normalised by the expected sum instead, each
+    K(o) / Z keeps its even expectation; the shortfall is dealt evenly."""
     kept = {
         o: sum(
             _keep(ctx, a, b, attr, o, floor, step)
@@ -187,9 +228,41 @@ def _dealt_outcome(
         )
         for o in OUTCOMES
     }
-    top = max(kept.values())
-    own = card_rng(rng, DECK, hold=HOLD, parts="both")
-    return card if top > 0 and own.random() < kept[card] / top else None
+    total = sum(kept.values())
+    if min(kept.values()) <= 0:
+        return kept, 0.0
+    expected = sum(
+        _expected_kept(ctx, a, b, attr, floor, step)
+        for (a, b, attr), step in zip(candidates, steps, strict=True)
+    )
+    return kept, max(0.0, 1 - total / max(total, SLACK * expected))
+
+
+def _expected_kept(
+    ctx: QAContext, a: Entity, b: Entity, attr: str, floor: float, step: int
+) -> float:
+    """What :func:`_keep` sums to over the four outcomes of a pair named like a and b,
+    in expectation over the pool: m for each outcome it keeps (4m), or, within a margin,
+    3m and the "unknown" weights 4m - m / P(o) where positive."""
+    share = order_share(ctx, a, b, attr, step)
+    if share is None or min(share) <= 0 or min(share) < floor:
+        return 0.0
+    least = min(share)
+    if not step:
+        return 4 * least
+    return 3 * least + sum(p * max(0.0, 4 * least - least / p) for p in share)
+
+
+def outcome_chances(
+    ctx: QAContext, candidates: list[tuple[Entity, Entity, str]], steps: list[int], floor: float
+) -> dict[str, float]:
+    """Each outcome's chance for a profile with these candidates: K(o) / Z + L / 4
+    (:func:`_kept`); what every profile's question comes out as, on average."""
+    kept, short = _kept(ctx, candidates, steps, floor)
+    total = sum(kept.values())
+    if total <= 0:
+        return dict.fromkeys(OUTCOMES, 0.0)
+    return {o: short / len(OUTCOMES) + (1 - short) * kept[o] / total for o in OUTCOMES}
 
 
 def _least(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int) -> float:
