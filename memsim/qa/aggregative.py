@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options, rank_room
 from memsim.qa._context import QAContext
-from memsim.qa._counts import deal, dealt_shares, selection
+from memsim.qa._counts import deal, dealt_shares, strength_table
 from memsim.qa._pool import MIN_COUNT_SHARE, day_key
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
@@ -149,8 +149,9 @@ def _dealt(
     found: list[tuple[str, str, object, NDArray[np.float64]]],
     weights: NDArray[np.float64],
     kept: list[NDArray[np.float64]],
-) -> NDArray[np.float64]:
-    """The shares each count is dealt with for this group shape (computed once)."""
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The shares each count is dealt with for this group shape, and the strength
+    (candidate x count) each predicate is then drawn with (computed once)."""
     slots = tuple((e.kind, e.index) for e in group)
     memo_key = ("aggregative-deal", slots, attrs)
     if memo_key not in ctx.pool.memo:
@@ -158,7 +159,8 @@ def _dealt(
         columns = {a: ctx.pool.group_column(slots, a, key_of[a]) for a in attrs}
         pool_keys = {a: c for a, c in columns.items() if c is not None}
         usable = [i for i, (a, *_) in enumerate(found) if a in pool_keys]
-        ctx.pool.memo[memo_key] = dealt_shares(
+        table = strength_table(weights, kept, len(group))
+        shares, fitted = dealt_shares(
             pool_keys,
             [found[i] for i in usable],
             weights[usable],
@@ -166,6 +168,8 @@ def _dealt(
             key_of,
             len(group),
         )
+        table[usable] = fitted
+        ctx.pool.memo[memo_key] = (shares, table)
     return ctx.pool.memo[memo_key]  # type: ignore[no-any-return]
 
 
@@ -179,13 +183,14 @@ def _dealt_draw(
 ) -> tuple[str, str, object, NDArray[np.float64], int]:
     """Deal the count, then draw a predicate among those that give it for this profile
     (a count the profile cannot give falls back to one it can; every count the profile
-    gives is allowed by every predicate, so there is one)."""
+    gives is allowed by every predicate, so there is one), by the fitted strengths."""
     kept = [kept_weight(share) for *_, share in found]
     own = {a: [ctx.sort_key(e, a, e.facts[a].value) for e in group] for a in shared}
     counts = np.array([count(ctx, group, a, op, t, own[a]) for a, op, t, _ in found])
-    strength = selection(weights, kept, counts)
+    shares, table = _dealt(ctx, group, tuple(shared), found, weights, kept)
+    strength = table[np.arange(len(found)), counts]
     able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
-    target = deal(_dealt(ctx, group, tuple(shared), found, weights, kept), rng)
+    target = deal(shares, rng)
     if target not in able:
         target = able[int(rng.integers(len(able)))]
     chance = np.where(counts == target, strength, 0.0)

@@ -31,7 +31,7 @@ def test_dealt_shares_make_the_asked_count_uniform_over_the_pool() -> None:
         found.append(("x", "gt", float(t), share))
     weights = np.full(len(found), 1 / len(found))
     kept = [share for *_, share in found]
-    shares = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
+    shares, _ = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
     counts = np.stack([(keys["x"] > t).sum(axis=1) for _, _, t, _ in found], axis=1)
     able = np.stack(
         [((counts == c) & (selection(weights, kept, counts) > 0)).any(axis=1) for c in range(4)],
