@@ -10,7 +10,12 @@ the pool so that the counts come out uniform *after* the profiles that cannot gi
 dealt count fall back to one they can; the predicate is then drawn among those that
 give the dealt count for this profile, each in proportion to its draw weight over
 P(count | predicate), as the kept draws were, so the predicate still says as little
-about the count as before.
+about the count as before. That alone still leaned the draw towards predicates under
+which the count asked is the likeliest one (each group's draw is normalised over the
+predicates that give its count, and that number varies with its values), which the
+option prior reads; the draw strengths are therefore refitted over the pool
+(:func:`fit_strengths`) so that the count asked is the predicate's likeliest, second,
+third or fourth count equally often.
 """
 
 from __future__ import annotations
@@ -141,11 +146,7 @@ def fit_strengths(
     names = sorted(set(families))
     family = np.array([names.index(f) for f in families])
     size = table.shape[1]
-    rank = np.full(table.shape, -1)
-    for j, share in enumerate(shares):
-        live = np.flatnonzero(table[j] > 0)
-        order = live[np.argsort(-share[live], kind="stable")]
-        rank[j, order] = np.arange(len(order))
+    rank = share_ranks(table, shares)
     ranks = max(int(rank.max()) + 1, 1)
     # base[g, c, k]: the starting strength of the candidates in class k (family, rank)
     # that give group g count c; the fit rescales classes, so their sums are enough
@@ -170,6 +171,18 @@ def fit_strengths(
     return fitted
 
 
+def share_ranks(table: NDArray[np.float64], shares: list[NDArray[np.float64]]) -> NDArray[np.int_]:
+    """Candidate x count: where each count stands among the candidate's possible ones
+    (``table`` > 0) by its P(count | predicate), 0 the likeliest (ties by count), -1
+    where impossible: the option prior picks the count at 0."""
+    rank = np.full(table.shape, -1)
+    for j, share in enumerate(shares):
+        live = np.flatnonzero(table[j] > 0)
+        order = live[np.argsort(-share[live], kind="stable")]
+        rank[j, order] = np.arange(len(order))
+    return rank
+
+
 def deal(shares: NDArray[np.float64], rng: np.random.Generator) -> int:
     """A count dealt from a deck of CARDS cards laid out by ``shares``."""
     card = balanced(rng, CARDS, DECK)
@@ -186,5 +199,6 @@ __all__ = [
     "dealt_shares",
     "fit_strengths",
     "selection",
+    "share_ranks",
     "strength_table",
 ]

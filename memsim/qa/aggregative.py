@@ -7,8 +7,9 @@ are those under which at least four counts are possible, with thresholds that do
 depend on the profile. The count is dealt first, in shares solved over the pool so
 that counts come out uniform even though each profile is asked once (a profile that
 cannot give the dealt count gives one it can), then a predicate that gives it for this
-profile is drawn in proportion to its weight over P(count | predicate) (the pool's
-distribution), so the predicate says little about the answer (memsim.qa._counts).
+profile is drawn by strengths fitted over the pool so that the count asked is as often
+its predicate's likeliest count as any other (the option prior picks the likeliest), so
+the predicate says little about the answer (memsim.qa._counts).
 """
 
 from __future__ import annotations
