@@ -72,17 +72,18 @@ def dealt_shares(
     asked comes out uniform once a group that cannot give the dealt count is asked one
     it can (uniformly among them); and the strength table (candidate x count) to draw
     the predicate with once the count is known (:func:`fit_strengths`)."""
-    columns = [
-        COMPARISONS[op](pool_keys[attr], key_of[attr](t)).sum(axis=1) for attr, op, t, _ in found
-    ]
-    counts = np.stack(columns, axis=1)  # pool group x candidate
+    groups = len(next(iter(pool_keys.values()))) if pool_keys else 0
+    # candidate x pool group, in bytes (a count is at most the group's size): a workshop's
+    # prices give thousands of candidates over the pool's 6,000 groups
+    by_candidate = np.empty((len(found), groups), dtype=np.int8 if size < 128 else np.int_)
+    for j, (attr, op, t, _) in enumerate(found):
+        by_candidate[j] = COMPARISONS[op](pool_keys[attr], key_of[attr](t)).sum(axis=1)
     table = strength_table(weights, kept, size)
-    strength = np.take_along_axis(table.T, counts, axis=0)
-    able = np.zeros((counts.shape[0], size + 1), dtype=bool)
+    able = np.zeros((groups, size + 1), dtype=bool)
     for c in range(size + 1):
-        able[:, c] = ((counts == c) & (strength > 0)).any(axis=1)
+        able[:, c] = (by_candidate[table[:, c] > 0] == c).any(axis=0)
     held = able.any(axis=1)
-    able, counts = able[held], counts[held]
+    able, counts = able[held], by_candidate[:, held].T  # pool group x candidate
     if not len(able):
         return np.full(size + 1, 1.0 / (size + 1)), table
     fallback = able / able.sum(axis=1, keepdims=True)
