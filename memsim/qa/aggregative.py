@@ -229,7 +229,7 @@ def _dealt_draw(
     counts = _counts(ctx, group, tuple(shared), found)
     shares, table = _dealt(ctx, group, tuple(shared), found, weights)
     strength = table[np.arange(len(found)), counts]
-    able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
+    able = [int(c) for c in np.unique(counts[strength > 0])]
     target = deal(shares, rng)
     if target not in able:
         target = able[int(rng.integers(len(able)))]
