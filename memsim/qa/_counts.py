@@ -10,7 +10,12 @@ the pool so that the counts come out uniform *after* the profiles that cannot gi
 dealt count fall back to one they can; the predicate is then drawn among those that
 give the dealt count for this profile, each in proportion to its draw weight over
 P(count | predicate), as the kept draws were, so the predicate still says as little
-about the count as before.
+about the count as before. That alone still leaned the draw towards predicates under
+which the count asked is the likeliest one (each group's draw is normalised over the
+predicates that give its count, and that number varies with its values), which the
+option prior reads; the draw strengths are therefore refitted over the pool
+(:func:`fit_strengths`) so that the count asked is the predicate's likeliest, second,
+third or fourth count equally often.
 """
 
 from __future__ import annotations
@@ -30,6 +35,12 @@ CARDS = 60
 """Cards of the count deck: the dealt shares are rounded to sixtieths."""
 SOLVE_STEPS = 300
 """Multiplicative updates of the dealt shares (they settle within a few dozen)."""
+FIT_STEPS = 200
+"""Rescalings of the strength table (:func:`fit_strengths`; a handful of factors)."""
+FIT_CHUNK = 1000
+"""Pool groups per block when the fit sums its classes (bounds its memory)."""
+FIT_BOUND = 10.0
+"""No class is drawn more than this many times more or less often than at the start."""
 
 Candidate = tuple[str, str, object, NDArray[np.float64]]
 """(attribute, operator, threshold, P(count | predicate) with impossible counts 0)."""
@@ -56,21 +67,25 @@ def dealt_shares(
     kept: list[NDArray[np.float64]],
     key_of: dict[str, Any],
     size: int,
-) -> NDArray[np.float64]:
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Shares to deal each count 0..size with, so that over the pool's groups the count
     asked comes out uniform once a group that cannot give the dealt count is asked one
-    it can (uniformly among them)."""
-    columns = [
-        COMPARISONS[op](pool_keys[attr], key_of[attr](t)).sum(axis=1) for attr, op, t, _ in found
-    ]
-    counts = np.stack(columns, axis=1)  # pool group x candidate
-    strength = selection(weights, kept, counts)
-    able = np.zeros((counts.shape[0], size + 1), dtype=bool)
+    it can (uniformly among them); and the strength table (candidate x count) to draw
+    the predicate with once the count is known (:func:`fit_strengths`)."""
+    groups = len(next(iter(pool_keys.values()))) if pool_keys else 0
+    # candidate x pool group, in bytes (a count is at most the group's size): a workshop's
+    # prices give thousands of candidates over the pool's 6,000 groups
+    by_candidate = np.empty((len(found), groups), dtype=np.int8 if size < 128 else np.int_)
+    for j, (attr, op, t, _) in enumerate(found):
+        by_candidate[j] = COMPARISONS[op](pool_keys[attr], key_of[attr](t)).sum(axis=1)
+    table = strength_table(weights, kept, size)
+    able = np.zeros((groups, size + 1), dtype=bool)
     for c in range(size + 1):
-        able[:, c] = ((counts == c) & (strength > 0)).any(axis=1)
-    able = able[able.any(axis=1)]
+        able[:, c] = (by_candidate[table[:, c] > 0] == c).any(axis=0)
+    held = able.any(axis=1)
+    able, counts = able[held], by_candidate[:, held].T  # pool group x candidate
     if not len(able):
-        return np.full(size + 1, 1.0 / (size + 1))
+        return np.full(size + 1, 1.0 / (size + 1)), table
     fallback = able / able.sum(axis=1, keepdims=True)
     # kernel[c, c']: P(asked c' | dealt c), over the pool's groups
     kernel = np.stack(
@@ -89,7 +104,84 @@ def dealt_shares(
         asked = shares @ kernel
         shares = shares * np.where(asked > 0, goal / np.where(asked > 0, asked, 1.0), 0.0)
         shares = shares / shares.sum()
-    return shares  # type: ignore[no-any-return]
+    # per group, P(asked c): the dealt count when it can give it, else its fallback
+    per_group = able * shares[None, :] + fallback * (~able * shares[None, :]).sum(
+        axis=1, keepdims=True
+    )
+    families = [attr for attr, *_ in found]
+    ranked = [share for *_, share in found]
+    return shares, fit_strengths(counts, table, per_group, ranked, families)
+
+
+def strength_table(
+    weights: NDArray[np.float64], kept: list[NDArray[np.float64]], size: int
+) -> NDArray[np.float64]:
+    """:func:`selection` as a table, candidate x count (the fit's starting point)."""
+    counts = np.tile(np.arange(size + 1)[:, None], (1, len(kept)))
+    return selection(weights, kept, counts).T
+
+
+def fit_strengths(
+    counts: NDArray[np.int_],
+    table: NDArray[np.float64],
+    asked: NDArray[np.float64],
+    shares: list[NDArray[np.float64]],
+    families: list[str],
+) -> NDArray[np.float64]:
+    """The strength table reweighted so that, over the pool's groups, the count asked is
+    as often its predicate's likeliest count as its second, third or fourth (per family
+    of predicates: one attribute's): the option prior, which picks the likeliest count
+    under the predicate shown, then scores chance.
+
+    Drawing by :func:`selection` alone gets this only when every group offers the same
+    rivals for a count; a profile is asked once, so how many predicates give its count
+    (the draw's normaliser) varies with its values and leaned the draw towards
+    predicates whose likeliest count it is (tour's bandmates' ages: the prior read 0.36
+    over 344 questions, chance 0.25). One factor per (family, rank) is fitted, not one
+    per predicate: an attribute with thousands of thresholds has fewer pool groups than
+    predicates to fit them on.
+
+    ``counts``: pool group x candidate; ``table``: candidate x count, the strengths to
+    start from; ``asked``: pool group x count, P(the group is asked that count);
+    ``shares``: each candidate's P(count) (its ranks); ``families``: each candidate's."""
+    names = sorted(set(families))
+    family = np.array([names.index(f) for f in families])
+    size = table.shape[1]
+    rank = share_ranks(table, shares)
+    ranks = max(int(rank.max()) + 1, 1)
+    # base[g, c, k]: the starting strength of the candidates in class k (family, rank)
+    # that give group g count c; the fit rescales classes, so their sums are enough
+    cls = family[:, None] * ranks + np.maximum(rank, 0)
+    base = np.zeros((counts.shape[0], size, len(names) * ranks))
+    for c in range(size):
+        onehot = np.zeros((len(family), len(names) * ranks))
+        onehot[np.arange(len(family)), cls[:, c]] = table[:, c]
+        for lo in range(0, counts.shape[0], FIT_CHUNK):
+            hit = (counts[lo : lo + FIT_CHUNK] == c).astype(np.float64)
+            base[lo : lo + FIT_CHUNK, c] = hit @ onehot
+    factor = np.ones(len(names) * ranks)
+    for _ in range(FIT_STEPS):
+        weighted = base * factor
+        norm = weighted.sum(axis=2)
+        share = np.where(norm > 0, asked / np.where(norm > 0, norm, 1.0), 0.0)
+        drawn = np.einsum("gc,gck->k", share, weighted).reshape(len(names), ranks)
+        level = drawn.sum(axis=1, keepdims=True) / ranks
+        step = np.where(drawn > 0, level / np.where(drawn > 0, drawn, 1.0), 1.0)
+        factor = np.clip(factor * step.ravel(), FIT_BOUND**-1, FIT_BOUND)
+    fitted: NDArray[np.float64] = table * factor[cls]
+    return fitted
+
+
+def share_ranks(table: NDArray[np.float64], shares: list[NDArray[np.float64]]) -> NDArray[np.int_]:
+    """Candidate x count: where each count stands among the candidate's possible ones
+    (``table`` > 0) by its P(count | predicate), 0 the likeliest (ties by count), -1
+    where impossible: the option prior picks the count at 0."""
+    rank = np.full(table.shape, -1)
+    for j, share in enumerate(shares):
+        live = np.flatnonzero(table[j] > 0)
+        order = live[np.argsort(-share[live], kind="stable")]
+        rank[j, order] = np.arange(len(order))
+    return rank
 
 
 def deal(shares: NDArray[np.float64], rng: np.random.Generator) -> int:
@@ -100,4 +192,14 @@ def deal(shares: NDArray[np.float64], rng: np.random.Generator) -> int:
     return min(at, len(shares) - 1)
 
 
-__all__ = ["CARDS", "DECK", "Candidate", "deal", "dealt_shares", "selection"]
+__all__ = [
+    "CARDS",
+    "DECK",
+    "Candidate",
+    "deal",
+    "dealt_shares",
+    "fit_strengths",
+    "selection",
+    "share_ranks",
+    "strength_table",
+]

@@ -7,14 +7,15 @@ are those under which at least four counts are possible, with thresholds that do
 depend on the profile. The count is dealt first, in shares solved over the pool so
 that counts come out uniform even though each profile is asked once (a profile that
 cannot give the dealt count gives one it can), then a predicate that gives it for this
-profile is drawn in proportion to its weight over P(count | predicate) (the pool's
-distribution), so the predicate says little about the answer (memsim.qa._counts).
+profile is drawn by strengths fitted over the pool so that the count asked is as often
+its predicate's likeliest count as any other (the option prior picks the likeliest), so
+the predicate says little about the answer (memsim.qa._counts).
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from numpy.typing import NDArray
 from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options, rank_room
 from memsim.qa._context import QAContext
-from memsim.qa._counts import deal, dealt_shares, selection
+from memsim.qa._counts import deal, dealt_shares, strength_table
 from memsim.qa._pool import MIN_COUNT_SHARE, day_key
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
@@ -148,9 +149,9 @@ def _dealt(
     attrs: tuple[str, ...],
     found: list[tuple[str, str, object, NDArray[np.float64]]],
     weights: NDArray[np.float64],
-    kept: list[NDArray[np.float64]],
-) -> NDArray[np.float64]:
-    """The shares each count is dealt with for this group shape (computed once)."""
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The shares each count is dealt with for this group shape, and the strength
+    (candidate x count) each predicate is then drawn with (computed once)."""
     slots = tuple((e.kind, e.index) for e in group)
     memo_key = ("aggregative-deal", slots, attrs)
     if memo_key not in ctx.pool.memo:
@@ -158,7 +159,9 @@ def _dealt(
         columns = {a: ctx.pool.group_column(slots, a, key_of[a]) for a in attrs}
         pool_keys = {a: c for a, c in columns.items() if c is not None}
         usable = [i for i, (a, *_) in enumerate(found) if a in pool_keys]
-        ctx.pool.memo[memo_key] = dealt_shares(
+        kept = [kept_weight(share) for *_, share in found]
+        table = strength_table(weights, kept, len(group))
+        shares, fitted = dealt_shares(
             pool_keys,
             [found[i] for i in usable],
             weights[usable],
@@ -166,7 +169,50 @@ def _dealt(
             key_of,
             len(group),
         )
+        table[usable] = fitted
+        ctx.pool.memo[memo_key] = (shares, table)
     return ctx.pool.memo[memo_key]  # type: ignore[no-any-return]
+
+
+def _counts(
+    ctx: QAContext,
+    group: list[Entity],
+    attrs: tuple[str, ...],
+    found: list[tuple[str, str, object, NDArray[np.float64]]],
+) -> NDArray[np.int_]:
+    """Each candidate's count for this group, as :func:`count` gives it, one comparison
+    per (attribute, operator) over all its thresholds (a workshop's prices have
+    thousands: a call per candidate was most of generating its dataset)."""
+    memo_key = ("aggregative-thresholds", tuple((e.kind, e.index) for e in group), attrs)
+    if memo_key not in ctx.pool.memo:
+        by: dict[tuple[str, str], list[int]] = {}
+        for i, (attr, op, _, _) in enumerate(found):
+            by.setdefault((attr, op), []).append(i)
+        ctx.pool.memo[memo_key] = [
+            (
+                attr,
+                op,
+                np.array(at),
+                _objects(ctx.sort_key(group[0], attr, found[i][2]) for i in at),
+            )
+            for (attr, op), at in by.items()
+        ]
+    out = np.zeros(len(found), dtype=np.int_)
+    own: dict[str, NDArray[np.object_]] = {}
+    for attr, op, at, thresholds in ctx.pool.memo[memo_key]:
+        if attr not in own:
+            own[attr] = _objects(ctx.sort_key(e, attr, e.facts[attr].value) for e in group)
+        hits = OPS[op](own[attr][None, :], thresholds[:, None])
+        out[at] = np.asarray(hits, dtype=bool).sum(axis=1)
+    return out
+
+
+def _objects(values: Iterable[object]) -> NDArray[np.object_]:
+    """A 1-d object array (elementwise comparisons as Python's, whatever the values)."""
+    items = list(values)
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 def _dealt_draw(
@@ -179,13 +225,12 @@ def _dealt_draw(
 ) -> tuple[str, str, object, NDArray[np.float64], int]:
     """Deal the count, then draw a predicate among those that give it for this profile
     (a count the profile cannot give falls back to one it can; every count the profile
-    gives is allowed by every predicate, so there is one)."""
-    kept = [kept_weight(share) for *_, share in found]
-    own = {a: [ctx.sort_key(e, a, e.facts[a].value) for e in group] for a in shared}
-    counts = np.array([count(ctx, group, a, op, t, own[a]) for a, op, t, _ in found])
-    strength = selection(weights, kept, counts)
-    able = sorted({int(c) for c, s in zip(counts, strength, strict=True) if s > 0})
-    target = deal(_dealt(ctx, group, tuple(shared), found, weights, kept), rng)
+    gives is allowed by every predicate, so there is one), by the fitted strengths."""
+    counts = _counts(ctx, group, tuple(shared), found)
+    shares, table = _dealt(ctx, group, tuple(shared), found, weights)
+    strength = table[np.arange(len(found)), counts]
+    able = [int(c) for c in np.unique(counts[strength > 0])]
+    target = deal(shares, rng)
     if target not in able:
         target = able[int(rng.integers(len(able)))]
     chance = np.where(counts == target, strength, 0.0)
