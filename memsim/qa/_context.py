@@ -259,10 +259,7 @@ class QAContext:
         Remembered per (attribute, the entities' kinds and whether each has it): a
         function of the schema alone."""
         key = ("comparable", attr, tuple((e.kind, attr in e.facts) for e in entities))
-        found = self.pool.memo.get(key)
-        if found is None:
-            found = self.pool.memo[key] = self._comparable(entities, attr)
-        return bool(found)
+        return self.pool.remember(key, lambda: self._comparable(entities, attr))
 
     def _comparable(self, entities: Sequence[Entity], attr: str) -> bool:
         attrs = [self.attribute(e, attr) for e in entities if attr in e.facts]

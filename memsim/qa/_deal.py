@@ -97,28 +97,24 @@ def fact_types(
     of the scenario's kinds, asked, and not among those the kind is named by or
     ``exclude``."""
     key = ("fact-types", scenario, question, tuple(exclude))
-    found: tuple[tuple[str, str], ...] | None = ctx.pool.memo.get(key)
-    if found is None:
-        schema = ctx.schema
-        out = []
-        for kind, spec in schema.entities.items():
-            if spec.scenario != scenario or not spec.count:
+    return ctx.pool.remember(key, lambda: _fact_types(ctx, scenario, question, exclude))
+
+
+def _fact_types(
+    ctx: QAContext, scenario: str, question: str | None, exclude: Sequence[str]
+) -> tuple[tuple[str, str], ...]:
+    schema = ctx.schema
+    out = []
+    for kind, spec in schema.entities.items():
+        if spec.scenario != scenario or not spec.count:
+            continue
+        naming = set(template_fields(spec.refer.get(ctx.loc.code, "")))
+        for attr in schema.attributes_of(kind):
+            if attr in naming or attr in exclude:
                 continue
-            refer = spec.refer.get(ctx.loc.code, "")
-            naming = set(template_fields(refer))
-            for attr in schema.attributes_of(kind):
-                if attr in naming or attr in exclude:
-                    continue
-                asked = (
-                    asked_by(schema, kind, attr, question)
-                    if question
-                    else is_asked(schema, kind, attr)
-                )
-                if asked:
-                    out.append((kind, attr))
-        found = tuple(out)
-        ctx.pool.memo[key] = found
-    return found
+            if asked_by(schema, kind, attr, question) if question else is_asked(schema, kind, attr):
+                out.append((kind, attr))
+    return tuple(out)
 
 
 def deal_fact(
@@ -152,23 +148,25 @@ def dealt_types(
     profiles; an attribute that most profiles' entities cannot be asked, a text whose
     values the pool never holds, would leave most of its cards to the undealt draw)."""
     key = ("dealt-types", scenario, question, tuple(exclude))
-    found: tuple[tuple[str, str], ...] | None = ctx.pool.memo.get(key)
-    if found is None:
-        probes = ctx.noise_profiles[:PROBES]
-        out = []
-        for kind, attr in fact_types(ctx, scenario, question, exclude):
-            rng = np.random.default_rng(zlib.crc32(f"{kind}.{attr}".encode()))
-            hits = 0
-            for p in probes:
-                group = ctx.group(p, scenario)
-                with unstratified():  # random cards, whichever trajectory asks first
-                    drawn = _realise(ctx, group, scenario, question, kind, attr, rng, 1, reveal)
-                hits += drawn is not None
-            if probes and hits >= MIN_REALISED * len(probes):
-                out.append((kind, attr))
-        found = tuple(out)
-        ctx.pool.memo[key] = found
-    return found
+    return ctx.pool.remember(key, lambda: _dealt_types(ctx, scenario, question, exclude, reveal))
+
+
+def _dealt_types(
+    ctx: QAContext, scenario: str, question: str | None, exclude: Sequence[str], reveal: Reveal
+) -> tuple[tuple[str, str], ...]:
+    probes = ctx.noise_profiles[:PROBES]
+    out = []
+    for kind, attr in fact_types(ctx, scenario, question, exclude):
+        rng = np.random.default_rng(zlib.crc32(f"{kind}.{attr}".encode()))
+        hits = 0
+        for p in probes:
+            group = ctx.group(p, scenario)
+            with unstratified():  # random cards, whichever trajectory asks first
+                drawn = _realise(ctx, group, scenario, question, kind, attr, rng, 1, reveal)
+            hits += drawn is not None
+        if probes and hits >= MIN_REALISED * len(probes):
+            out.append((kind, attr))
+    return tuple(out)
 
 
 def _realise(
@@ -231,32 +229,30 @@ def _one(
 def _dealt_values(ctx: QAContext, kind: str, attr: str) -> list[object] | None:
     """The values a categorical attribute's answers are dealt over: its support in the
     pool (4 or more values), in a fixed order; None for other attributes."""
-    key = ("dealt-values", kind, attr)
-    if key not in ctx.pool.memo:
+
+    def compute() -> list[object] | None:
         spec = ctx.schema.attributes_of(kind)[attr]
         support = ctx.pool.support(kind, attr) if spec.type == "categorical" else None
-        found = sorted(support, key=str) if support and len(support) >= 4 else None
-        ctx.pool.memo[key] = found
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+        return sorted(support, key=str) if support and len(support) >= 4 else None
+
+    return ctx.pool.remember(("dealt-values", kind, attr), compute)
 
 
 def _realised(ctx: QAContext, kind: str, attr: str) -> dict[object, float]:
     """For each dealt value, the share of pool profiles in which some entity of
     ``kind`` has it: how often a profile can realise that card."""
-    key = ("realised", kind, attr)
-    if key not in ctx.pool.memo:
-        pool = ctx.pool
-        column = pool.rows[kind][attr]
-        n = pool.profiles
-        slots = len(column) // n
-        values = _dealt_values(ctx, kind, attr) or []
-        having = {v: np.zeros(n, dtype=bool) for v in values}
-        for s in range(slots):
+
+    def compute() -> dict[object, float]:
+        column = ctx.pool.rows[kind][attr]
+        n = ctx.pool.profiles
+        having = {v: np.zeros(n, dtype=bool) for v in _dealt_values(ctx, kind, attr) or []}
+        for s in range(len(column) // n):
             for i, v in enumerate(column[s * n : (s + 1) * n]):
                 if v in having:
                     having[v][i] = True
-        ctx.pool.memo[key] = {v: max(float(h.mean()), 1e-9) for v, h in having.items()}
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+        return {v: max(float(h.mean()), 1e-9) for v, h in having.items()}
+
+    return ctx.pool.remember(("realised", kind, attr), compute)
 
 
 __all__ = [

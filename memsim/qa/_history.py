@@ -60,8 +60,8 @@ def pick_changed(
 def told_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     """(kind, attribute) -> values told per entity of the kind in the noise profiles
     (its history's length when it changes, none when it does not), at least 0.05."""
-    key = ("history-told-rates",)
-    if key not in ctx.pool.memo:
+
+    def compute() -> dict[tuple[str, str], float]:
         told: dict[tuple[str, str], list[float]] = {}
         for life in ctx.noise_profiles:
             for e in life.entities:
@@ -69,9 +69,9 @@ def told_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                     told.setdefault((e.kind, a), []).append(
                         len(f.history) if len(f.history) > 1 else 0
                     )
-        ctx.pool.memo[key] = {k: max(float(np.mean(v)), 0.05) for k, v in told.items()}
-    rates: dict[tuple[str, str], float] = ctx.pool.memo[key]
-    return rates
+        return {k: max(float(np.mean(v)), 0.05) for k, v in told.items()}
+
+    return ctx.pool.remember(("history-told-rates",), compute)
 
 
 def morning(day: dt.date, rng: np.random.Generator) -> dt.datetime:

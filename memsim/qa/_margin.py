@@ -47,18 +47,17 @@ def comparison_margin(pool: ValuePool, a: Entity, b: Entity, attr: str, kind: st
     """The margin comparisons of ``attr`` between entities of a's and b's kinds state
     (0 when their values tie often enough to compare them exactly, or are categorical);
     ``key`` sorts a value."""
-    memo_key = ("margin", a.kind, b.kind, attr)
-    if memo_key in pool.memo:
-        return pool.memo[memo_key]  # type: ignore[no-any-return]
-    margin = 0
-    if kind in MARGIN_TYPES:
+
+    def compute() -> int:
+        if kind not in MARGIN_TYPES:
+            return 0
         pairs = pool.joint([(a.kind, (), attr), (b.kind, (), attr)])
-        if pairs:
-            ties = sum(str(x) == str(y) for x, y in pairs) / len(pairs)
-            if ties < TIE_SHARE:
-                margin = _best(kind, pairs, key)
-    pool.memo[memo_key] = margin
-    return margin
+        if not pairs:
+            return 0
+        ties = sum(str(x) == str(y) for x, y in pairs) / len(pairs)
+        return _best(kind, pairs, key) if ties < TIE_SHARE else 0
+
+    return pool.remember(("margin", a.kind, b.kind, attr), compute)
 
 
 __all__ = ["STEPS", "TIE_SHARE", "comparison_margin"]

@@ -84,15 +84,15 @@ def pool_share(
         if given is None:
             return None
         spec.append((e.kind, given, attr))
-    key = ("gap", gap.__name__, tuple(spec))
-    if key not in ctx.pool.memo:
+
+    def compute() -> dict[int, float] | None:
         pairs = ctx.pool.joint(spec)
-        share: dict[int, float] | None = None
-        if pairs is not None:
-            counts = Counter(gap(x, y) for x, y in pairs)
-            share = {v: c / len(pairs) for v, c in counts.items()}
-        ctx.pool.memo[key] = share
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+        if pairs is None:
+            return None
+        counts = Counter(gap(x, y) for x, y in pairs)
+        return {v: c / len(pairs) for v, c in counts.items()}
+
+    return ctx.pool.remember(("gap", gap.__name__, tuple(spec)), compute)
 
 
 def age_gap(x: object, y: object) -> int:

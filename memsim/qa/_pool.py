@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +47,8 @@ an answer, never an option."""
 
 Given = tuple[tuple[str, Any], ...]
 """(attribute, value) pairs the question reveals about the entity."""
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,19 @@ class ValuePool:
 
     @cached_property
     def memo(self) -> dict[Any, Any]:
-        """Per-pool results that callers compute once (count predicates per group)."""
+        """Per-pool results that callers compute once (count predicates per group); read
+        and filled through :meth:`remember`."""
         return {}
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``'s result for ``key``, computed the first time the pool is asked
+        (None and other falsy results included) and returned as is after that. A key
+        names everything the result depends on beyond the pool itself."""
+        memo = self.memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        found = memo[key] = compute()
+        return found
 
     @cached_property
     def _support_cache(self) -> dict[tuple[str, str, Given], dict[object, float] | None]:
@@ -159,9 +172,9 @@ class ValuePool:
         """For each pool profile that has distinct entities like every member (kind, what
         the question reveals about it, attribute), their values of those attributes;
         None when fewer than MIN_ROWS pool profiles have them all."""
-        key = ("joint", tuple(members))
-        if key in self.memo:
-            return self.memo[key]  # type: ignore[no-any-return]
+        return self.remember(("joint", tuple(members)), lambda: self._joint(members))
+
+    def _joint(self, members: Sequence[tuple[str, Given, str]]) -> list[tuple[object, ...]] | None:
         n = self.profiles
         alive = np.ones(n, dtype=bool)
         # (slot, profile) arrays, each slot a contiguous run of profiles: reductions over
@@ -171,7 +184,6 @@ class ValuePool:
         for kind, given, attr in members:
             columns = self.rows.get(kind, {})
             if attr not in columns or any(a not in columns for a, _ in given):
-                self.memo[key] = None
                 return None
             slots = len(columns[attr]) // n
             match = self._where(kind, given, slots * n).reshape(slots, n)
@@ -187,9 +199,7 @@ class ValuePool:
             if picked
             else [() for _ in rows]
         )
-        result = out if len(out) >= MIN_ROWS else None
-        self.memo[key] = result
-        return result
+        return out if len(out) >= MIN_ROWS else None
 
     def _where(self, kind: str, given: Given, size: int) -> NDArray[np.bool_]:
         """Which of the first ``size`` rows (slot-major) hold every (attribute, value) of
@@ -211,24 +221,25 @@ class ValuePool:
         are matched by comparing integers: the values are all strings or integers, for
         which equal codes are exactly ``==`` (hash and equality agree); else (None, {})
         and the objects are compared."""
-        key = ("codes", kind, attr)
-        if key not in self.memo:
+
+        def compute() -> tuple[NDArray[np.int64] | None, dict[object, int]]:
             column = self.rows[kind][attr]
-            if all(_codable(v) for v in column):
-                index: dict[object, int] = {}
-                codes = np.fromiter((index.setdefault(v, len(index)) for v in column), np.int64)
-                self.memo[key] = (codes, index)
-            else:
-                self.memo[key] = (None, {})
-        return self.memo[key]  # type: ignore[no-any-return]
+            if not all(_codable(v) for v in column):
+                return None, {}
+            index: dict[object, int] = {}
+            codes = np.fromiter((index.setdefault(v, len(index)) for v in column), np.int64)
+            return codes, index
+
+        return self.remember(("codes", kind, attr), compute)
 
     def _array(self, kind: str, attr: str) -> NDArray[Any]:
-        key = ("array", kind, attr)
-        if key not in self.memo:
+
+        def compute() -> NDArray[Any]:
             column = np.empty(len(self.rows[kind][attr]), dtype=object)
             column[:] = self.rows[kind][attr]
-            self.memo[key] = column
-        return self.memo[key]  # type: ignore[no-any-return]
+            return column
+
+        return self.remember(("array", kind, attr), compute)
 
     # --- counts ---------------------------------------------------------------------------
     def group_column(

@@ -91,8 +91,8 @@ def eligible(
     share of MIN_COUNT_SHARE or more), with the pool's count distribution, impossible
     counts set to 0 (computed once per pool and group shape)."""
     slots = tuple((e.kind, e.index) for e in group)
-    memo_key = ("aggregative", slots, attr)
-    if memo_key not in ctx.pool.memo:
+
+    def compute() -> list[tuple[str, object, NDArray[np.float64]]]:
         key = _keys(ctx, group[0], attr)
         keys = ctx.pool.group_column(slots, attr, key)
         found = []
@@ -102,8 +102,9 @@ def eligible(
                 share[share < MIN_COUNT_SHARE] = 0.0
                 if (share > 0).sum() >= 4:
                     found.append((op, threshold, share))
-        ctx.pool.memo[memo_key] = found
-    return list(ctx.pool.memo[memo_key])
+        return found
+
+    return list(ctx.pool.remember(("aggregative", slots, attr), compute))
 
 
 def _acceptance(share: NDArray[np.float64]) -> float:
@@ -116,14 +117,16 @@ def _candidates(
 ) -> tuple[list[tuple[str, str, object, NDArray[np.float64]]], NDArray[np.float64]]:
     """Every eligible predicate on the attributes, and the probability of drawing each:
     proportional to its acceptance rate (#possible counts x the rarest one's share)."""
-    key = ("aggregative-candidates", tuple((e.kind, e.index) for e in group), attrs)
-    if key not in ctx.pool.memo:
+
+    def compute() -> tuple[list[tuple[str, str, object, NDArray[np.float64]]], NDArray[np.float64]]:
         found = [
             (attr, op, t, share) for attr in attrs for op, t, share in eligible(ctx, group, attr)
         ]
         weights = np.array([_acceptance(share) for *_, share in found])
-        ctx.pool.memo[key] = (found, weights / weights.sum() if found else weights)
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+        return found, weights / weights.sum() if found else weights
+
+    key = ("aggregative-candidates", tuple((e.kind, e.index) for e in group), attrs)
+    return ctx.pool.remember(key, compute)
 
 
 def _same_four(
@@ -136,11 +139,13 @@ def _same_four(
     :func:`_candidates` (whose key decides ``found``), as it was measured at 15% of
     generating a dataset when asked again for every question."""
     key = ("aggregative-same-four", tuple((e.kind, e.index) for e in group), attrs)
-    if key not in ctx.pool.memo:
-        ctx.pool.memo[key] = len(
-            {tuple(np.flatnonzero(share > 0)) for *_, share in found}
-        ) == 1 and all((share > 0).sum() == 4 for *_, share in found)
-    return bool(ctx.pool.memo[key])
+    return ctx.pool.remember(
+        key,
+        lambda: (
+            len({tuple(np.flatnonzero(share > 0)) for *_, share in found}) == 1
+            and all((share > 0).sum() == 4 for *_, share in found)
+        ),
+    )
 
 
 def _dealt(
@@ -153,8 +158,8 @@ def _dealt(
     """The shares each count is dealt with for this group shape, and the strength
     (candidate x count) each predicate is then drawn with (computed once)."""
     slots = tuple((e.kind, e.index) for e in group)
-    memo_key = ("aggregative-deal", slots, attrs)
-    if memo_key not in ctx.pool.memo:
+
+    def compute() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         key_of = {a: _keys(ctx, group[0], a) for a in attrs}
         columns = {a: ctx.pool.group_column(slots, a, key_of[a]) for a in attrs}
         pool_keys = {a: c for a, c in columns.items() if c is not None}
@@ -170,8 +175,9 @@ def _dealt(
             len(group),
         )
         table[usable] = fitted
-        ctx.pool.memo[memo_key] = (shares, table)
-    return ctx.pool.memo[memo_key]  # type: ignore[no-any-return]
+        return shares, table
+
+    return ctx.pool.remember(("aggregative-deal", slots, attrs), compute)
 
 
 def _counts(
@@ -183,12 +189,12 @@ def _counts(
     """Each candidate's count for this group, as :func:`count` gives it, one comparison
     per (attribute, operator) over all its thresholds (a workshop's prices have
     thousands: a call per candidate was most of generating its dataset)."""
-    memo_key = ("aggregative-thresholds", tuple((e.kind, e.index) for e in group), attrs)
-    if memo_key not in ctx.pool.memo:
+
+    def compute() -> list[tuple[str, str, NDArray[np.int_], NDArray[np.object_]]]:
         by: dict[tuple[str, str], list[int]] = {}
         for i, (attr, op, _, _) in enumerate(found):
             by.setdefault((attr, op), []).append(i)
-        ctx.pool.memo[memo_key] = [
+        return [
             (
                 attr,
                 op,
@@ -197,9 +203,11 @@ def _counts(
             )
             for (attr, op), at in by.items()
         ]
+
+    memo_key = ("aggregative-thresholds", tuple((e.kind, e.index) for e in group), attrs)
     out = np.zeros(len(found), dtype=np.int_)
     own: dict[str, NDArray[np.object_]] = {}
-    for attr, op, at, thresholds in ctx.pool.memo[memo_key]:
+    for attr, op, at, thresholds in ctx.pool.remember(memo_key, compute):
         if attr not in own:
             own[attr] = _objects(ctx.sort_key(e, attr, e.facts[attr].value) for e in group)
         hits = OPS[op](own[attr][None, :], thresholds[:, None])

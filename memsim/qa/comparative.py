@@ -86,21 +86,21 @@ def order_share(
         if given is None:
             return None
         members.append((e.kind, given, attr))
-    key = ("order-share", tuple(members), step)
-    if key not in ctx.pool.memo:
+
+    def compute() -> tuple[float, float, float] | None:
         pairs = ctx.pool.joint(members)
-        share = None
-        if pairs is not None:
-            key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
-            kind, total = ctx.attribute(a, attr).type, len(pairs)
-            if step:
-                pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
-            xs, ys = _keyed(key_a, [x for x, _ in pairs]), _keyed(key_b, [y for _, y in pairs])
-            first = sum(map(operator.gt, xs, ys)) / total
-            second = sum(map(operator.gt, ys, xs)) / total
-            share = (first, second, max(0.0, 1 - first - second))
-        ctx.pool.memo[key] = share
-    return ctx.pool.memo[key]  # type: ignore[no-any-return]
+        if pairs is None:
+            return None
+        key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
+        kind, total = ctx.attribute(a, attr).type, len(pairs)
+        if step:
+            pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
+        xs, ys = _keyed(key_a, [x for x, _ in pairs]), _keyed(key_b, [y for _, y in pairs])
+        first = sum(map(operator.gt, xs, ys)) / total
+        second = sum(map(operator.gt, ys, xs)) / total
+        return (first, second, max(0.0, 1 - first - second))
+
+    return ctx.pool.remember(("order-share", tuple(members), step), compute)
 
 
 def _keyed(key: Callable[[object], Any], values: list[object]) -> list[Any]:

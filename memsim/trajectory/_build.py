@@ -176,9 +176,11 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     is evidence: every kind of fact is evidence in proportion to how often it is said.
     The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
     drafted as if it asked every kind would fill with facts only other kinds ask."""
-    key = ("evidence-rates", ctx.kinds)  # a context copied with other kinds shares the memo
-    if key in ctx.pool.memo:
-        return ctx.pool.memo[key]  # type: ignore[no-any-return]
+    # a context copied with other kinds shares the pool, hence the kinds in the key
+    return ctx.pool.remember(("evidence-rates", ctx.kinds), lambda: _evidence_rates(ctx))
+
+
+def _evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
     rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15,)))
     asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
     said: Counter[tuple[str, str]] = Counter()
@@ -214,9 +216,7 @@ def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
                 said.update(facts)
     rates = {k: asked[k] / n for k, n in said.items() if n}
     top = max(rates.values(), default=1.0) or 1.0
-    table = {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
-    ctx.pool.memo[key] = table
-    return table
+    return {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
 
 
 def _draft(

@@ -31,15 +31,16 @@ def test_dealt_shares_make_the_asked_count_uniform_over_the_pool() -> None:
     # it, else one it can give, uniformly
     rng = np.random.default_rng(0)
     keys = {"x": rng.random((4000, 3))}
-    found = []
-    for t in np.linspace(0.32, 0.68, 13):
+    found: list[Candidate] = []
+    thresholds = np.linspace(0.32, 0.68, 13)
+    for t in thresholds:
         hits = (keys["x"] > t).sum(axis=1)
         share = np.bincount(hits, minlength=4) / len(hits)
         found.append(("x", "gt", float(t), share))
     weights = np.full(len(found), 1 / len(found))
     kept = [share for *_, share in found]
     shares, _ = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
-    counts = np.stack([(keys["x"] > t).sum(axis=1) for _, _, t, _ in found], axis=1)
+    counts = np.stack([(keys["x"] > t).sum(axis=1) for t in thresholds], axis=1)
     able = np.stack(
         [((counts == c) & (selection(weights, kept, counts) > 0)).any(axis=1) for c in range(4)],
         axis=1,
