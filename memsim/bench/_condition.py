@@ -68,27 +68,68 @@ def _says(question: str, asked: set[str], message: Message, option: str) -> tupl
 
 def condition(p: Part) -> str | None:
     """The option stated about whatever the messages that best match the description
-    speak of; None when the question is not so worded or no message matches it."""
+    speak of; None when the question is not so worded or no message matches it.
+
+    The messages linked to a fact are found per distinct subject, and a group's score
+    is taken over its distinct (text, day) pairs: a long memory (every message, at
+    100x noise) repeats its noise texts, and comparing every pair of messages was
+    quadratic. The result is that of comparing them all: a score is a maximum."""
     if not described(p.question):
         return None
     asked = set(tokenize(core(p.question))) - STOP
     facts: Sequence[Message] = [m for m in p.memory if not hearsay(m.text)]
+    by_day = may_name_day(p.question)  # whether _says reads the message's day
+    groups = _Groups(facts, by_day)
+    says: dict[tuple[str, str, str], tuple[int, int]] = {}
+    covered: dict[tuple[str, str, str], bool] = {}
     best: tuple[tuple[int, int], bool, int, str] | None = None
-    subjects: list[Subject] = []  # each fact's, once needed
-    options = [c for c in p.candidates if not never(c)]
+    options = [(c, may_name_day(c)) for c in p.candidates if not never(c)]
     for i, m in enumerate(facts):
-        group: list[Message] | None = None  # the messages linked to m, once needed
-        for c in options:
-            if not covers(c, p.question, m):
+        for c, dated in options:
+            ckey = (m.text, m.time[:10] if dated else "", c)
+            hit = covered.get(ckey)
+            if hit is None:
+                hit = covered[ckey] = covers(c, p.question, m)
+            if not hit:
                 continue
-            if group is None:
-                subjects = subjects or [_subject_of(k.text) for k in facts]
-                group = [
-                    k for j, k in enumerate(facts) if k is m or _linked(subjects[i], subjects[j])
-                ]
-            score = max(_says(p.question, asked, k, c) for k in group)
+            score = (0, 0)
+            for k in groups.of(i):
+                skey = (k.text, k.time[:10] if by_day else "", c)
+                s = says.get(skey)
+                if s is None:
+                    s = says[skey] = _says(p.question, asked, k, c)
+                score = max(score, s)
             # "1 day" is covered by "1 week" (a unit may go unsaid): all words said wins
             whole = token_set(c) <= token_set(m.text)
             if score > (0, 0) and (best is None or (score, whole, i) > best[:3]):
                 best = (score, whole, i, c)
     return None if best is None else best[3]
+
+
+class _Groups:
+    """The messages linked to each fact (:func:`_linked`; a fact is in its own group),
+    one of each distinct (text, day) pair (the day only when ``by_day``), found per
+    distinct subject and remembered."""
+
+    def __init__(self, facts: Sequence[Message], by_day: bool) -> None:
+        self.facts = facts
+        texts: dict[str, Subject] = {}
+        self.subject = [
+            texts[m.text] if m.text in texts else texts.setdefault(m.text, _subject_of(m.text))
+            for m in facts
+        ]
+        # per distinct subject, its distinct (text, day) messages, in first-seen order
+        self.members: dict[Subject, dict[tuple[str, str], Message]] = {}
+        for m, s in zip(facts, self.subject, strict=True):
+            self.members.setdefault(s, {}).setdefault((m.text, m.time[:10] if by_day else ""), m)
+        self._linked: dict[Subject, list[Message]] = {}
+
+    def of(self, i: int) -> list[Message]:
+        s = self.subject[i]
+        group = self._linked.get(s)
+        if group is None:
+            group = self._linked[s] = [
+                m for other, ms in self.members.items() if _linked(s, other) for m in ms.values()
+            ]
+        # a subject without a person or a name is linked to nothing, not even itself
+        return group or [self.facts[i]]

@@ -36,7 +36,14 @@ from memsim.bench._draws import draw_bounded
 from memsim.bench._tokenize import has_cjk
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
-from memsim.verbalize import TemplateVerbalizer, render_value, schema_locale, value_at
+from memsim.verbalize import (
+    TemplateVerbalizer,
+    parse_when,
+    relative_form,
+    render_value,
+    schema_locale,
+    value_at,
+)
 from memsim.verbalize._render import template_fields
 
 NOISE_START = 2 * 10**9
@@ -92,6 +99,10 @@ class NoisePool:
         self._n_facts = np.array([len(e.facts) for e in self.entities], dtype=np.int64)
         self._shapes: dict[tuple[int, int], tuple[int, int]] = {}
         self._texts: dict[tuple[int, int, int, int | None], str] = {}
+        self._dated: dict[tuple[int, int], tuple[dt.datetime, ...]] = {}
+        """A BY_DATE fact's date-times (those its phrasings may name)."""
+        self._by_form: dict[tuple[int, int, int, tuple[str | None, ...]], str] = {}
+        """BY_DATE texts by how each date-time is said (see _render_new)."""
 
     def _pool_entities(self, entities: Iterable[Entity]) -> Iterable[PoolEntity]:
         code = self.locale.code
@@ -231,10 +242,24 @@ class NoisePool:
         entity_index, fact_index, choice, _ = key
         if len(self._texts) >= TEXT_CACHE:
             self._texts.clear()
+            self._by_form.clear()
         e = self.entities[entity_index]
         fact = e.facts[fact_index]
-        template = self.verbalizer.phrasings(e.entity, fact)[choice]
-        text = self._texts[key] = self.verbalizer.render(e.entity, fact, when, template)
+        dated = self._dated.get((entity_index, fact_index))
+        if dated is None:  # STATIC or BY_MINUTE
+            template = self.verbalizer.phrasings(e.entity, fact)[choice]
+            made = self._texts[key] = self.verbalizer.render(e.entity, fact, when, template)
+            return made
+        # A BY_DATE text reads its message's date only through relative_form of each
+        # date-time it names (no fact it names changes over time): most days say every
+        # one of them by its date, so days share their texts and few are rendered.
+        forms = tuple(relative_form(event, when) for event in dated)
+        text = self._by_form.get((entity_index, fact_index, choice, forms))
+        if text is None:
+            template = self.verbalizer.phrasings(e.entity, fact)[choice]
+            text = self.verbalizer.render(e.entity, fact, when, template)
+            self._by_form[entity_index, fact_index, choice, forms] = text
+        self._texts[key] = text
         return text
 
     def _shape(self, entity_index: int, fact_index: int) -> tuple[int, int]:
@@ -253,6 +278,9 @@ class NoisePool:
         if any(f.history for f in used):
             return len(phrasings), BY_MINUTE
         if any(f.type == "datetime" for f in used):
+            self._dated[entity_index, fact_index] = tuple(
+                parse_when(str(f.value)) for f in used if f.type == "datetime"
+            )
             return len(phrasings), BY_DATE
         return len(phrasings), STATIC
 

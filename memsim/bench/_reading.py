@@ -184,12 +184,21 @@ STOP = EN.stop_words
 def relevant(question: str, memory: Sequence[Message]) -> list[Message]:
     """The messages about what an English question asks of: about its subject (see
     :func:`subject`), else sharing a content word with it; never hearsay."""
-    facts = [m for m in memory if not hearsay(m.text)]
     who = subject(question)
-    if who is not None:
-        return [m for m in facts if mentions(m.text, who)]
-    words = set(tokenize(core(question))) - STOP
-    return [m for m in facts if words & set(tokenize(m.text))]
+    words = frozenset(tokenize(core(question))) - STOP
+    verdicts: dict[str, bool] = {}  # per distinct text: a long memory repeats its noise
+    out = []
+    for m in memory:
+        keep = verdicts.get(m.text)
+        if keep is None:
+            keep = verdicts[m.text] = not hearsay(m.text) and (
+                mentions(m.text, who)
+                if who is not None
+                else not words.isdisjoint(token_set(m.text))
+            )
+        if keep:
+            out.append(m)
+    return out
 
 
 @lru_cache(maxsize=1 << 16)

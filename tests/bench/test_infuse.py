@@ -222,3 +222,43 @@ def test_remembered_noise_texts_are_the_verbalizers(en_pool: NoisePool) -> None:
             facts = [(e.entity, e.facts[j]) for j in spec[1]]
             when = epoch + dt.timedelta(minutes=minute)
             assert got == en_pool.verbalizer.message(facts, when, b)
+
+
+def test_dated_noise_texts_around_their_events(en_pool: NoisePool) -> None:
+    """A fact naming a date-time is remembered by how each date-time is said (by date,
+    'tomorrow', 'this', 'next'): every day from a week before its event to two weeks
+    after gives the verbalizer's text, in each phrasing."""
+    from memsim.bench._pool import BY_DATE
+    from memsim.verbalize import parse_when, relative_form
+
+    epoch = dt.datetime(1970, 1, 1)
+    forms = set()
+    checked = 0
+    for ei, e in enumerate(en_pool.entities):
+        for fi, fact in enumerate(e.facts):
+            phrasings, depends = en_pool._shape(ei, fi)
+            if depends != BY_DATE or fact.type != "datetime":
+                continue
+            event = parse_when(str(fact.value))
+            for offset in range(-14, 8):
+                when = event - dt.timedelta(days=offset, hours=3)
+                minute = int((when - epoch).total_seconds() // 60)
+                for choice in range(phrasings):
+                    got = en_pool.render_minute((ei, (fi,)), minute, _Pick(choice))  # type: ignore[arg-type]
+                    template = en_pool.verbalizer.phrasings(e.entity, fact)[choice]
+                    assert got == en_pool.verbalizer.render(e.entity, fact, when, template)
+                    checked += 1
+                forms.add(relative_form(event, when))
+            if checked > 3000:
+                break
+    assert {None, "tomorrow", "this", "next"} <= forms
+
+
+class _Pick:
+    """A generator stand-in whose draw of a phrasing is fixed."""
+
+    def __init__(self, choice: int) -> None:
+        self.choice = choice
+
+    def integers(self, n: int) -> int:
+        return self.choice
