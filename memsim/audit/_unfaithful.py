@@ -32,12 +32,7 @@ from memsim.audit._noise import noise_profiles
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 from memsim.profile import Entity, Fact, Profile
 from memsim.records import ASSISTANT
-from memsim.verbalize import (
-    TemplateVerbalizer,
-    outsider_pattern,
-    outsider_phrasings,
-    template_fields,
-)
+from memsim.verbalize import TemplateVerbalizer, outsider_pattern, outsider_phrasings
 from memsim.verify import Vocabulary, check_rewrite
 
 NAME = "messages_faithful"
@@ -51,41 +46,6 @@ def _verbalizer(ctx: AuditContext) -> TemplateVerbalizer:
         found = ctx.shared["template_verbalizer"] = TemplateVerbalizer(ctx.schema, ctx.locale)
     assert isinstance(found, TemplateVerbalizer)
     return found
-
-
-SENTENCES_MEMO = 50_000
-"""Facts' sentence lists :func:`_sentences` remembers before starting afresh."""
-
-
-def _sentences(
-    ctx: AuditContext, facts: list[tuple[Entity, Fact]], when: dt.datetime
-) -> list[list[str]]:
-    """``TemplateVerbalizer.sentences(facts, when)``, each fact's list remembered by its
-    kind, attribute and tokens (a phrasing is filled from its tokens alone): "my boss"
-    and "chef" recur across profiles, and filling every phrasing again was most of the
-    check. The tokens are made as ``sentences`` makes them."""
-    verbalizer = _verbalizer(ctx)
-    memo = ctx.shared.setdefault("faithful_sentences", {})
-    phrasings = ctx.shared.setdefault("faithful_phrasings", {})
-    out = []
-    for entity, fact in facts:
-        # a kind's attribute has the same phrasings, and so names the same fields, in
-        # every profile: found once per attribute, not once per fact
-        found_phrasings = phrasings.get((entity.kind, fact.attribute))
-        if found_phrasings is None:
-            templates = verbalizer.phrasings(entity, fact)
-            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
-            found_phrasings = phrasings[entity.kind, fact.attribute] = (templates, fields)
-        templates, fields = found_phrasings
-        tokens = verbalizer._tokens(entity, fact, when, fields)
-        key = (entity.kind, fact.attribute, *tokens.items())
-        found = memo.get(key)
-        if found is None:
-            if len(memo) >= SENTENCES_MEMO:
-                memo.clear()
-            found = memo[key] = [verbalizer._fill(t, tokens) for t in templates]
-        out.append(found)
-    return out
 
 
 def _vocabulary(ctx: AuditContext) -> Vocabulary:
@@ -280,7 +240,7 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
         facts = _facts(ctx, profile, ids)
     except (KeyError, ValueError):
         return f"carries facts {ids} its profiles do not have"
-    renderings = _Renderings(_sentences(ctx, facts, when), ctx.locale.two_facts)
+    renderings = _Renderings(_verbalizer(ctx).sentences(facts, when), ctx.locale.two_facts)
     if path in TEMPLATE_PATHS:
         if text in renderings or _change_told(text, renderings, ctx.locale.history.change_told):
             return None

@@ -22,6 +22,10 @@ from memsim.verbalize._render import (
 
 VERBALIZERS: Registry[type] = registry("verbalizer")
 
+SENTENCES_MEMO = 50_000
+"""Facts' sentence lists :meth:`TemplateVerbalizer.sentences` remembers before starting
+afresh."""
+
 
 def fact_tokens(
     loc: LocaleData, forms: Forms, value: str, who: str, unit: str | None
@@ -61,6 +65,10 @@ class TemplateVerbalizer:
     def __init__(self, schema: Schema, locale: LocaleData):
         self.schema = schema
         self.loc = locale
+        # (kind, attribute) -> its phrasings and the fields they name; (kind, attribute,
+        # tokens) -> its sentences: a phrasing is filled from its tokens alone
+        self._phrasing_fields: dict[tuple[str, str], tuple[list[str], dict[str, None]]] = {}
+        self._sentences: dict[tuple[object, ...], list[str]] = {}
 
     def who(self, entity: Entity, when: dt.datetime | None = None) -> str:
         template = self.schema.entities[entity.kind].refer.get(self.loc.code, entity.id)
@@ -124,12 +132,25 @@ class TemplateVerbalizer:
         the locale's ``two_facts``)."""
         options = []
         for e, f in facts:
-            # the tokens once per fact, not once per phrasing (a phrasing ignores the
-            # tokens it does not name, so each renders as :meth:`render` renders it)
-            templates = self.phrasings(e, f)
-            fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+            # a kind's attribute has the same phrasings, naming the same fields, in every
+            # profile; the tokens are made once per fact, not once per phrasing (a
+            # phrasing ignores the tokens it does not name, so each renders as
+            # :meth:`render` renders it), and the sentences once per distinct tokens
+            # ("my boss" and "chef" recur across profiles: the audit asks for them all)
+            found = self._phrasing_fields.get((e.kind, f.attribute))
+            if found is None:
+                templates = self.phrasings(e, f)
+                fields = dict.fromkeys(name for t in templates for name in template_fields(t))
+                found = self._phrasing_fields[e.kind, f.attribute] = (templates, fields)
+            templates, fields = found
             tokens = self._tokens(e, f, when, fields)
-            options.append([self._fill(t, tokens) for t in templates])
+            key = (e.kind, f.attribute, *tokens.items())
+            said = self._sentences.get(key)
+            if said is None:
+                if len(self._sentences) >= SENTENCES_MEMO:
+                    self._sentences.clear()
+                said = self._sentences[key] = [self._fill(t, tokens) for t in templates]
+            options.append(said)
         return options
 
     def message(
