@@ -25,7 +25,7 @@ from memsim.bench._data import (
     native_noise_schema,
     open_source,
 )
-from memsim.bench._memory import MEMORY, Memory
+from memsim.bench._memory import DEFAULT_K, MEMORY, Memory
 from memsim.bench._pool import NOISE_PROFILES, NOISE_START, NoisePool
 from memsim.bench._reader import BASELINE, READER, Reader
 from memsim.bench._report import markdown, plot, records
@@ -43,7 +43,7 @@ class BenchOptions:
     mechanisms: tuple[str, ...]
     reader: str = "lexical"
     levels: tuple[int, ...] = DEFAULT_LEVELS
-    k: int = 5
+    k: int = DEFAULT_K
     seed: int = 0
     limit: int | None = None
     format: Format = "auto"
