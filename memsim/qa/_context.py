@@ -97,8 +97,12 @@ class QAContext:
 
     def naming(self, entity: Entity) -> list[str]:
         """The attributes the entity is named by ("my {relation}" -> relation)."""
-        refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
-        return [f for f in template_fields(refer) if f in entity.facts]
+        key = ("naming", entity.kind, self.loc.code)
+        fields: tuple[str, ...] | None = self.schema.memo.get(key)  # type: ignore[assignment]
+        if fields is None:  # once per kind: asked hundreds of thousands of times a dataset
+            refer = self.schema.entities[entity.kind].refer.get(self.loc.code, "")
+            fields = self.schema.memo[key] = template_fields(refer)
+        return [f for f in fields if f in entity.facts]
 
     def askable(self, entity: Entity, question: str | None = None) -> list[str]:
         """Attributes a question (of kind ``question``) may ask about: not the ones the

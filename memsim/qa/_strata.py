@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -96,8 +97,11 @@ def dealing(hold: int = 1, parts: Parts = "first") -> bool:
     now = _CURRENT.get()
     if now is None or now.attempt >= hold:
         return False
-    allowed = {"none": (0,), "first": (0, 1), "both": (0, 1, 2)}[parts]
-    return now.part in allowed
+    return now.part in _ALLOWED[parts]
+
+
+_ALLOWED: dict[str, tuple[int, ...]] = {"none": (0,), "first": (0, 1), "both": (0, 1, 2)}
+"""The hybrid parts each :data:`Parts` deals in (0: a question of one part)."""
 
 
 def balanced(
@@ -120,10 +124,19 @@ def balanced(
     if now.part == 2:
         salt, every = salt + SECOND, every * n
     place = now.tid // every
-    deck = np.random.default_rng(
-        np.random.SeedSequence(now.seed, spawn_key=(STRATA_STREAM, salt, place // n))
-    ).permutation(n)
-    return int(deck[place % n])
+    return deck(now.seed, salt, place // n, n)[place % n]
+
+
+@lru_cache(maxsize=8192)
+def deck(seed: int, salt: int, number: int, n: int) -> tuple[int, ...]:
+    """Deck ``number`` of ``n`` cards for ``salt``: a permutation drawn from its own
+    stream, so a pure function of its arguments, kept once made (the ``n`` trajectories
+    a deck deals to are consecutive, so a worker making them in turn shuffles it once,
+    not once per trajectory and draw)."""
+    stream = np.random.default_rng(
+        np.random.SeedSequence(seed, spawn_key=(STRATA_STREAM, salt, number))
+    )
+    return tuple(int(i) for i in stream.permutation(n))
 
 
 def card_rng(
@@ -145,6 +158,7 @@ __all__ = [
     "balanced",
     "card_rng",
     "dealing",
+    "deck",
     "hybrid_part",
     "stratum",
     "unstratified",
