@@ -284,10 +284,11 @@ def aggregative(
         group = pools[pick] if pools else []
     if len(group) < 2:
         return None
+    askable = [frozenset(ctx.askable(e, "aggregative")) for e in group]  # once per entity
     shared = [
         a
         for a in ctx.askable(group[0], "aggregative")
-        if all(a in e.facts and a in ctx.askable(e, "aggregative") for e in group)
+        if all(a in e.facts and a in ok for e, ok in zip(group, askable, strict=True))
     ]
     shared = [
         a for a in shared if ctx.attribute(group[0], a).type != "text" and ctx.comparable(group, a)

@@ -79,7 +79,20 @@ def order_share(
     ctx: QAContext, a: Entity, b: Entity, attr: str, step: int = 0
 ) -> tuple[float, float, float] | None:
     """(P(first higher), P(second higher), P(the same)) for entities named like a and b,
-    in the pool ("the same": within the margin ``step``, if any)."""
+    in the pool ("the same": within the margin ``step``, if any). Remembered on ``a``
+    per (``b``, attr, step): a draw asks it of every candidate pair for every outcome."""
+    key = ("order-share", id(b), attr, step)
+    hit = a.memo.get(key)
+    if hit is not None and hit[0] is ctx.pool and hit[1] is b:
+        return hit[2]  # type: ignore[no-any-return]
+    found = _order_share(ctx, a, b, attr, step)
+    a.memo[key] = (ctx.pool, b, found)  # b kept: its id is not reused while held
+    return found
+
+
+def _order_share(
+    ctx: QAContext, a: Entity, b: Entity, attr: str, step: int
+) -> tuple[float, float, float] | None:
     members = []
     for e in (a, b):
         given = ctx.revealed(e, ctx.naming(e), attr)
@@ -220,11 +233,13 @@ def _kept(
     evens them when ties are common), so in a profile where many pairs tie (events that
     all share a scale) S grows with K(same). Normalised by the expected sum instead, each
     K(o) / Z keeps its even expectation; the shortfall is dealt evenly."""
+    pairs = list(zip(candidates, steps, strict=True))
+    outcomes = [compare(ctx, a, b, attr, step) for (a, b, attr), step in pairs]  # once each
     kept = {
         o: sum(
             _keep(ctx, a, b, attr, o, floor, step)
-            for (a, b, attr), step in zip(candidates, steps, strict=True)
-            if o == "unknown" or compare(ctx, a, b, attr, step) == o
+            for ((a, b, attr), step), out in zip(pairs, outcomes, strict=True)
+            if o == "unknown" or out == o
         )
         for o in OUTCOMES
     }
