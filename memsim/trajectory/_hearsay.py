@@ -25,7 +25,7 @@ from memsim.profile import Profile
 from memsim.qa import Hearsay, QAContext
 from memsim.sampling import name_lists
 from memsim.schema import PersonName, Schema
-from memsim.verbalize import fact_tokens, faker_locale, fill, outsider_phrasings
+from memsim.verbalize import fact_tokens, fill, outsider_phrasings
 
 NAME_DRAWS = 20
 """Last names drawn for a hearsay person before the line is said another way."""
@@ -81,7 +81,9 @@ def _people(ctx: QAContext, profile: Profile, n: int, rng: np.random.Generator) 
     ``hearsay_people``)."""
     if not ctx.loc.hearsay_people:
         return [None] * n
-    locale = faker_locale(ctx.schema)
+    # the context's locale data is the schema's (memsim.qa.make_context), so this is
+    # faker_locale(ctx.schema) without looking the overlay file up once per trajectory
+    locale = ctx.loc.faker or ctx.schema.locale
     lists = name_lists(locale)
     taken = _names(ctx.schema, profile)
     # no name that reads as a rewrite's meta text (原 + 文 is "原文", "the original")
@@ -128,10 +130,24 @@ def _names(schema: Schema, profile: Profile) -> list[str]:
     """The profile's people's names."""
     out = []
     for e in profile.entities:
-        for name, attr in schema.attributes_of(e.kind).items():
-            if isinstance(attr.dist, PersonName) and name in e.facts:
+        for name in _name_attributes(schema, e.kind):
+            if name in e.facts:
                 out.append(str(e.facts[name].value))
     return out
+
+
+def _name_attributes(schema: Schema, kind: str) -> tuple[str, ...]:
+    """The kind's attributes that are person names, in order (once per schema and kind:
+    every trajectory with hearsay reads them)."""
+    key = ("person-name-attributes", kind)
+    found: tuple[str, ...] | None = schema.memo.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = schema.memo[key] = tuple(
+            name
+            for name, attr in schema.attributes_of(kind).items()
+            if isinstance(attr.dist, PersonName)
+        )
+    return found
 
 
 __all__ = ["hearsay_lines"]

@@ -49,13 +49,28 @@ def tautologies(schema: Schema, loc: LocaleData, entity: Entity) -> frozenset[st
     # in none, and are passed over by one search of the names joined
     joined = "\0".join(n.casefold() for n in names)
     said = []
-    for attr, fact in entity.facts.items():
-        if fact.type not in WORDY or attr in naming:
+    for attr in _wordy(schema, entity.kind, naming):
+        fact = entity.facts.get(attr)
+        if fact is None or fact.type not in WORDY:
             continue
         value = str(fact.value)
         if value.casefold().strip() in joined and any(holds(n, value) for n in names):
             said.append(attr)
     return frozenset(said)
+
+
+def _wordy(schema: Schema, kind: str, naming: tuple[str, ...]) -> tuple[str, ...]:
+    """The kind's attributes of a :data:`WORDY` type that do not name it, once per
+    schema, kind and naming (every profile's every entity is read for them)."""
+    key = ("wordy-attributes", kind, naming)
+    found: tuple[str, ...] | None = schema.memo.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = schema.memo[key] = tuple(
+            name
+            for name, attr in schema.attributes_of(kind).items()
+            if attr.type in WORDY and name not in naming
+        )
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
