@@ -214,7 +214,7 @@ _NEEDS: dict[str, dict[str, Check]] = {
     "aggregative": {"*": _count},
     "post_processing": {"*": _transform},
     "knowledge_update": {"*": _changes},
-    "temporal": {"user": _changes, "roles": _changes, "events": _timed},
+    "temporal": {"*": _changes, "events": _timed},
 }
 
 
@@ -247,6 +247,29 @@ def planned_scenarios(schema: Schema, kind: str) -> tuple[str, ...]:
     return tuple(s for s, reason in scenario_reasons(schema, kind).items() if reason is None)
 
 
+_SINCE_V2 = {
+    "comparative": ("items", "places"),
+    "aggregative": ("items", "places"),
+    "knowledge_update": ("items", "places", "events"),
+    "temporal": ("items", "places"),
+}
+"""Scenarios these kinds ask since the second version: left out of a schema that gives
+them nothing to ask without a warning (see :func:`_expected`)."""
+
+
+def _expected(schema: Schema, kind: str, scenario: str, kinds: list[str]) -> bool:
+    """Whether a schema's author would expect ``kind`` about ``scenario``, so that its
+    absence is worth a warning. Not so for the scenarios a kind asks since the second
+    version when the schema gives nothing to ask there: comparing or counting a
+    scenario of one entity (daily life's one item, one place), or the history of a
+    scenario where nothing is declared to change."""
+    if scenario not in _SINCE_V2.get(kind, ()):
+        return True
+    if kind in ("comparative", "aggregative"):
+        return sum(schema.entities[k].count for k in kinds) >= 2
+    return any(a.changes is not None for k in kinds for a in schema.attributes_of(k).values())
+
+
 def plan_problems(schema: Schema) -> list[Problem]:
     """Every (kind, scenario) the schema cannot be asked about, and why, placed at the
     scenario's first kind (``memsim schema validate`` prints them as warnings)."""
@@ -258,6 +281,8 @@ def plan_problems(schema: Schema) -> list[Problem]:
             if reason is None or (scenario == "hybrid" and lost):
                 continue
             kinds = _kinds(schema, scenario)
+            if not _expected(schema, kind, scenario, kinds):
+                continue
             where: tuple[str | int, ...] = ("entities", kinds[0]) if kinds else ("entities",)
             then = " (so no question of that kind at all)" if lost else ""
             out.append(Problem(where, f"no {kind} question about {scenario}{then}: {reason}"))

@@ -38,7 +38,7 @@ class QAKind:
             inner = QA_KINDS.get(self.base).make(ctx, profile, scenario, rng)
             return None if inner is None else self.wrap(ctx, inner, rng)
         if scenario == "hybrid":
-            return hybrid(self, ctx, profile, rng)
+            return hybrid(self, ctx, profile, rng, _parts(self, ctx))
         return self.draft(ctx, profile, scenario, rng)
 
     @property
@@ -63,7 +63,11 @@ def qa_kind(
 
 
 def hybrid(
-    kind: QAKind, ctx: QAContext, profile: Profile, rng: np.random.Generator
+    kind: QAKind,
+    ctx: QAContext,
+    profile: Profile,
+    rng: np.random.Generator,
+    parts: tuple[str, ...] | None = None,
 ) -> Draft | None:
     """Two sub-questions of one kind about two different scenarios, asked together.
 
@@ -74,7 +78,8 @@ def hybrid(
     the first parts with the second parts in which the answer is a uniform pair: the
     options' structure says nothing about which one is right (a fixed pairing, such as
     the outcomes of two comparisons in their declared order, would)."""
-    first, second = (str(s) for s in rng.choice(kind.scenarios, size=2, replace=False))
+    scenarios = kind.scenarios if parts is None else parts
+    first, second = (str(s) for s in rng.choice(scenarios, size=2, replace=False))
     with hybrid_part(1):  # which decks deal to which part: memsim.qa._strata.Parts
         a = kind.draft(ctx, profile, first, rng)
     with hybrid_part(2):
@@ -119,6 +124,22 @@ def hybrid(
         # a value one part repeats as someone else's must not be in the other's answer
         hearsay=tuple(h for h in a.hearsay + b.hearsay if h.value not in options[0]),
     )
+
+
+def _parts(kind: QAKind, ctx: QAContext) -> tuple[str, ...]:
+    """The scenarios a hybrid's two parts are drawn from: the kind's base scenarios that
+    the schema plans (:func:`memsim.qa.planned_scenarios`), in the kind's order. Drawn
+    from every base scenario, a part about a scenario the schema cannot ask (a domain
+    with one field has no comparison of fields) was drawn and thrown away; where every
+    base scenario is planned the draw is what it always was."""
+
+    def find() -> tuple[str, ...]:
+        from memsim.qa._plan import planned_scenarios  # the plan reads this registry
+
+        planned = planned_scenarios(ctx.schema, kind.name)
+        return tuple(s for s in kind.scenarios if s in planned)
+
+    return ctx.pool.remember(("hybrid-parts", kind.name), find)
 
 
 def says_itself(ctx: QAContext, profile: Profile, draft: Draft) -> bool:

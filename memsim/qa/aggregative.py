@@ -271,7 +271,7 @@ def count_options(
     return numbers
 
 
-@qa_kind("aggregative", ("roles", "events", "user"))
+@qa_kind("aggregative", ("roles", "events", "user", "items", "places"))
 def aggregative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:

@@ -294,7 +294,7 @@ def _said(ctx: QAContext, a: Entity, attr: str, n: int) -> str:
     return ctx.loc.with_unit_of(str(n), unit)
 
 
-@qa_kind("comparative", ("roles", "events", "user"))
+@qa_kind("comparative", ("roles", "events", "user", "items", "places"))
 def comparative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:

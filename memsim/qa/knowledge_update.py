@@ -47,7 +47,7 @@ EXPLICIT = 0.5
 """Chance that a change is told explicitly (else the new value is simply used)."""
 
 
-@qa_kind("knowledge_update", ("user", "roles"), hybrid=False)
+@qa_kind("knowledge_update", ("user", "roles", "items", "places", "events"), hybrid=False)
 def knowledge_update(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:

@@ -66,7 +66,7 @@ ELAPSED = {"days": (1, 60), "weeks": (0, 8)}
 often."""
 
 
-@qa_kind("temporal", ("user", "roles", "events"), hybrid=False)
+@qa_kind("temporal", ("user", "roles", "events", "items", "places"), hybrid=False)
 def temporal(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:

@@ -4,6 +4,9 @@ per-locale phrasings, one chosen at random for each fact."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import re
+import string
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -51,7 +54,48 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
-    return loc.cap(template.format(**tokens).replace("  ", " "))
+    return loc.cap(seamless(template, tokens).replace("  ", " "))
+
+
+def seamless(template: str, tokens: dict[str, str]) -> str:
+    """``template.format(**tokens)`` without a word said twice where a token meets the
+    text before it: a date-time is said with its preposition ("on May 3, 2025 at 9:00
+    AM"), so a phrasing written "{who} is on {value}." would say "is on on May 3"; the
+    phrasing's word is dropped. Only Latin words are compared (a Chinese phrasing has
+    no spaces to find a word by)."""
+    parts = _parts(template)
+    if parts is None:
+        return template.format(**tokens)
+    out = []
+    for literal, field in parts:
+        if field is not None:
+            value = tokens[field]
+            first = _FIRST_WORD.match(value)
+            if first is not None and literal:
+                last = _LAST_WORD.search(literal)
+                if last is not None and last.group(1).casefold() == first.group(1).casefold():
+                    literal = literal[: last.start(1)]
+            out.append(literal)
+            out.append(value)
+        else:
+            out.append(literal)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parts(template: str) -> tuple[tuple[str, str | None], ...] | None:
+    """The template as (literal text, field name or None) pairs; None when a field has a
+    conversion, a format spec or an index (formatted by ``str.format`` as written)."""
+    out = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if field is not None and (spec or conversion or not field.isidentifier()):
+            return None
+        out.append((literal, field))
+    return tuple(out)
+
+
+_FIRST_WORD = re.compile(r"([A-Za-z]+)\b")
+_LAST_WORD = re.compile(r"(?:^|\s)([A-Za-z]+) $")
 
 
 @VERBALIZERS.register("template")

@@ -212,6 +212,17 @@ def _dates_in(text: str, loc: LocaleData) -> frozenset[DateMention]:
     return frozenset(found)
 
 
+@per_text
+def without_dates(text: str, loc: LocaleData) -> str:
+    """``text`` folded, with every calendar date it names absolutely blanked out: the
+    numbers left are those it states as numbers ("the raise on April 17" does not say
+    a wage of 17)."""
+    folded = fold(text)
+    for pattern in patterns(loc).dates:
+        folded = pattern.pattern.sub(lambda m: " " * len(m.group(0)), folded)
+    return folded
+
+
 def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt.date]:
     """Every date ``text`` names relatively, resolved against ``said_at``."""
     p = patterns(loc)
@@ -286,4 +297,5 @@ __all__ = [
     "dates_in",
     "patterns",
     "relative_days_in",
+    "without_dates",
 ]

@@ -2,7 +2,8 @@
 every LLM rewrite, so the audit accepts exactly what verification accepts.
 
 A value counts as stated, after Unicode normalisation and case folding, when:
-- integer: the number appears, in digits or in words ("62", "sixty-two");
+- integer: the number appears, in digits or in words ("62", "sixty-two"), outside a
+  date ("April 17, 2025" states no 17 and no 2025);
 - month_day / date: a date with that month and day (and year, for dates) appears in any
   of the locale's date forms ("July 12", "12 July", "7/12/2024");
 - datetime: the day appears (absolutely, or relatively resolved against the time the
@@ -25,7 +26,7 @@ from typing import Any
 
 from memsim.profile import Entity, Fact
 from memsim.verbalize import CJK, LocaleData
-from memsim.verify._dates import clocks_in, dates_in, relative_days_in
+from memsim.verify._dates import clocks_in, dates_in, relative_days_in, without_dates
 from memsim.verify._numbers import fold, numbers_in, numerals, per_text
 
 # compiled once: re's own cache is pushed through by the per-value identifier patterns
@@ -47,7 +48,9 @@ def fact_stated(text: str, stated: StatedFact, loc: LocaleData) -> bool:
     """Whether ``text`` states ``stated.value`` (see the module docstring)."""
     kind, value = stated.fact.type, stated.value
     if kind == "integer":
-        return int(value) in numbers_in(text, loc)
+        # a number inside a date is its day or year, not a value ("the raise on April
+        # 17" beside a wage that was 17)
+        return int(value) in numbers_in(without_dates(text, loc), loc)
     if kind in ("month_day", "date"):
         parts = [int(x) for x in str(value).split("-")]
         year, (month, day) = (parts[0] if kind == "date" else None), parts[-2:]

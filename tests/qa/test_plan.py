@@ -28,10 +28,23 @@ def _load(name: str) -> Schema:
 @pytest.mark.parametrize("name", ["daily_life.en.yaml", "daily_life.zh.yaml"])
 def test_daily_life_plans_every_scenario_of_every_kind(name: str) -> None:
     schema = _load(name)
+    # one item and one place (nothing to compare or count), and nothing but the user's
+    # and the people's facts changes (no history of an item, a place or an event)
+    left_out = {
+        "comparative": ("items", "places"),
+        "aggregative": ("items", "places"),
+        "knowledge_update": ("items", "places", "events"),
+        "temporal": ("items", "places"),
+    }
     for kind in KIND_ORDER:
-        assert planned_scenarios(schema, kind) == QA_KINDS.get(kind).all_scenarios
-    options = GenerateOptions(per_type=30, types=KIND_ORDER)
-    assert plan(options, schema) == plan(options)
+        everything = QA_KINDS.get(kind).all_scenarios
+        everything = tuple(s for s in everything if s not in left_out.get(kind, ()))
+        assert planned_scenarios(schema, kind) == everything
+        reasons = scenario_reasons(schema, kind)
+        assert all(reasons[s] for s in QA_KINDS.get(kind).all_scenarios if s not in everything)
+    steps = plan(GenerateOptions(per_type=30, types=KIND_ORDER), schema)
+    for kind in KIND_ORDER:
+        assert {s for k, s in steps if k == kind} == set(planned_scenarios(schema, kind))
 
 
 def test_campus_plans_no_comparison_or_count_of_the_user() -> None:

@@ -84,6 +84,13 @@ def test_relative_days_follow_the_renderers_week_rule() -> None:
     ("fact", "yes", "no"),
     [
         (stated("age", "integer", 62), "My mom turns sixty-two", "My mom is 63"),
+        # a number inside a date is the day or the year, not the value
+        (
+            stated("wage", "integer", 17),
+            "I paid my hand 17 dollars an hour before the raise on April 17, 2025.",
+            "I pay my hand 20 dollars an hour since the raise on April 17, 2025.",
+        ),
+        (stated("year", "integer", 2025), "It was built in 2025.", "It opened on May 3, 2025."),
         (stated("birthday", "month_day", "07-12"), "born on the 12th of July", "born July 13"),
         (
             stated("time", "datetime", "2024-05-31T19:30", kind="work_event[0]"),
