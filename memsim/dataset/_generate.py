@@ -46,13 +46,13 @@ from memsim.verbalize import value_at
 from memsim.verify import StatedFact, fact_stated
 
 MAX_ATTEMPTS = 400
+"""Draws of a question from one profile before giving up (kinds reject draws that
+would give a cue away or that the profile cannot support)."""
 STRICT_ATTEMPTS = MAX_ATTEMPTS // 2
 """Draws in which a question that must state a fact its entity's name already says is
 drawn again; after them it is kept, when the profile allows nothing else of its kind
 and scenario (a Chinese place whose name holds its type, "洪湖公园", asked about by
 its type: the audit's ``tautological_statements`` warns of each)."""
-"""Draws of a question from one profile before giving up (kinds reject draws that
-would give a cue away or that the profile cannot support)."""
 
 
 class GenerationError(ValueError):

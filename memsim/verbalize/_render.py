@@ -150,7 +150,6 @@ def refer(
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def template_fields(template: str) -> tuple[str, ...]:
     """The ``{tokens}`` of a template, in order."""
     return tuple(f for _, f, _, _ in Formatter().parse(template) if f)
