@@ -13,7 +13,7 @@ from histories import DATA, ENGLISH, PSEUDO
 
 from memsim.dataset import make_record
 from memsim.history import assistant_problems, into_sessions
-from memsim.qa import KIND_ORDER, QA_KINDS, make_context
+from memsim.qa import KIND_ORDER, make_context, planned_scenarios
 from memsim.records import ASSISTANT, USER
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
@@ -25,7 +25,7 @@ def _records(schema_path: Path, n: int):  # type: ignore[no-untyped-def]
     ctx = make_context(load_schema(str(schema_path)), 0)
     for i, profile in enumerate(ProfileSampler(ctx.net).profiles(0, 0, n)):
         kind = KIND_ORDER[i % len(KIND_ORDER)]
-        scenarios = QA_KINDS.get(kind).all_scenarios
+        scenarios = planned_scenarios(ctx.schema, kind)
         raw = make_record(ctx, profile, kind, scenarios[i % len(scenarios)], i, 0)
         yield ctx, profile, raw
 
