@@ -24,7 +24,6 @@ from memsim.audit._logistic import (
     FEATURES,
     FOLDS,
     Reservoir,
-    Row,
     cross_validated,
     features,
     within_auc,
@@ -77,7 +76,7 @@ class FormatClassifier:
         # messages are kept as text and featurised in finish(): only the trajectories
         # the reservoir keeps are (3,000 of 4,500 at MemDaily scale), with the same rows
         self.sample: Reservoir[tuple[str, str, str]] = Reservoir(ctx.options.classifier_items, rng)
-        self.rows: list[tuple[int, str, list[Row]]] = []
+        self.table: _Rows | None = None
         stats.notes.append(
             f"logistic regression on {len(FEATURES)} format features "
             f"({', '.join(FEATURES)}), {FOLDS}-fold cross-validation grouped by trajectory; "
@@ -114,21 +113,7 @@ class FormatClassifier:
 
     def finish(self) -> list[Finding]:
         out: list[Finding] = []
-        # a text's features once: chit-chat, filler and many fact messages recur across
-        # trajectories (43% of `make dataset`'s messages repeat an earlier one); the rows
-        # share the list, which nothing changes
-        seen: dict[str, list[float]] = {}
-
-        def featured(text: str) -> list[float]:
-            hit = seen.get(text)
-            if hit is None:
-                hit = seen[text] = features(text)
-            return hit
-
-        self.rows = [
-            (index, kind, [(featured(text), cls, attr) for text, cls, attr in rows])
-            for index, kind, rows in self.sample.items
-        ]
+        self.table = _Rows(self.sample.items)
         for pair in PAIRS:
             table = self._pair(pair)
             if not table:
@@ -150,33 +135,22 @@ class FormatClassifier:
         return out
 
     def _pair(self, pair: Pair) -> dict[str, dict[str, float]]:
-        feats, labels, groups, kinds, trajectories = [], [], [], [], []
-        by_attr = pair.same_attribute
-        names: dict[tuple[int, str], int] = {}
-        for index, kind, rows in self.rows:
-            for row, cls, attr in rows:
-                if cls in pair.positive:
-                    label = 1.0
-                elif cls in pair.negative or "*" in pair.negative:
-                    label = 0.0
-                else:
-                    continue
-                feats.append(row)
-                labels.append(label)
-                key = (index, attr if by_attr else "")
-                groups.append(names.setdefault(key, len(names)) if by_attr else index)
-                trajectories.append(index)
-                kinds.append(kind)
-        y = np.array(labels)
+        rows = self.table
+        assert rows is not None  # made by finish()
+        positive = np.isin(rows.cls, sorted(pair.positive))
+        keep = positive | (
+            True if "*" in pair.negative else np.isin(rows.cls, sorted(pair.negative))
+        )
+        y = positive[keep].astype(np.float64)
         if y.sum() < MIN_CLASS or (1 - y).sum() < MIN_CLASS:
             return {}
-        g = np.array(groups, dtype=np.int64)
-        folds = np.array(trajectories, dtype=np.int64)
-        scores = cross_validated(np.array(feats, dtype=np.float64), y, folds)
-        k = np.array(kinds)
+        folds = rows.index[keep]
+        g = _first_seen(folds * rows.attrs + rows.attr[keep]) if pair.same_attribute else folds
+        scores = cross_validated(rows.features[rows.text[keep]], y, folds)
+        kinds = rows.kind[keep]
         table = {}
-        for kind in [*sorted(set(kinds)), "all"]:
-            mask = np.ones(len(y), bool) if kind == "all" else k == kind
+        for kind in [*sorted(set(kinds.tolist())), "all"]:
+            mask = np.ones(len(y), bool) if kind == "all" else kinds == kind
             value, se, pairs = within_auc(scores[mask], y[mask], g[mask])
             if pairs:
                 table[kind] = {
@@ -187,6 +161,43 @@ class FormatClassifier:
                     "trajectories": _paired(y[mask], g[mask], folds[mask]),
                 }
         return table
+
+
+class _Rows:
+    """The sampled messages as columns, in the reservoir's order: each distinct text's
+    format features once (43% of `make dataset`'s messages repeat an earlier one), and
+    per message its text's row, class, attribute code, trajectory index and kind. A
+    pair's rows are picked out by masks, so its matrix holds the same floats, in the
+    same order, as the rows listed one by one."""
+
+    def __init__(self, items: list[tuple[int, str, list[tuple[str, str, str]]]]):
+        texts: dict[str, int] = {}
+        attrs: dict[str, int] = {}
+        text, cls, attr, index, kind = [], [], [], [], []
+        for i, k, rows in items:
+            for t, c, a in rows:
+                text.append(texts.setdefault(t, len(texts)))
+                attr.append(attrs.setdefault(a, len(attrs)))
+                cls.append(c)
+                index.append(i)
+                kind.append(k)
+        self.features = np.array([features(t) for t in texts], dtype=np.float64).reshape(
+            len(texts), len(FEATURES)
+        )
+        self.text = np.array(text, dtype=np.int64)
+        self.cls = np.array(cls, dtype=object)
+        self.attr = np.array(attr, dtype=np.int64)
+        self.attrs = max(len(attrs), 1)
+        self.index = np.array(index, dtype=np.int64)
+        self.kind = np.array(kind, dtype=object)
+
+
+def _first_seen(keys: np.ndarray) -> np.ndarray:
+    """Each key's number in the order keys first occur (0, 1, ...)."""
+    _, first, at = np.unique(keys, return_index=True, return_inverse=True)
+    number = np.empty(len(first), dtype=np.int64)
+    number[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return number[at.reshape(-1)]
 
 
 def _paired(y: np.ndarray, groups: np.ndarray, trajectories: np.ndarray) -> int:

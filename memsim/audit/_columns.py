@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from memsim.audit._derive import DerivationError, Deriver
 from memsim.audit._lean import day_bounds
+from memsim.audit._moving import Moving
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
 
@@ -54,6 +55,7 @@ class Columns:
         self._ranks: dict[str, tuple[Codes, list[Any]] | None] = {}
         self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
         self._changing: dict[str, npt.NDArray[np.bool_]] = {}
+        self._moving: dict[str, Moving | None] = {}
 
     def counts(
         self,
@@ -87,8 +89,9 @@ class Columns:
         self, params: dict[str, Any], pairs: Pairs, when: dt.datetime
     ) -> Counter[Any] | None:
         """:func:`memsim.audit._lean.value_at` over the pairs: a fact that never changes
-        holds its value all day (its code, at once); the few that change are asked in
-        Python, as the lean path asks them (a day on which one changes is skipped)."""
+        holds its value all day (its code, at once); the few that change are read from
+        their histories' arrays (:class:`memsim.audit._moving.Moving`) at the day's start
+        and end, and a day on which one changes is skipped, as the lean path does."""
         attr = str(params["attribute"])
         found = self.codes(attr)
         if found is None:
@@ -105,24 +108,16 @@ class Columns:
         moving = np.flatnonzero(self.changing(attr)[slots, rows] & (codes >= 0))
         labels = values
         if moving.size:
-            codes, labels = codes.copy(), list(values)
-            index = {v: i for i, v in enumerate(labels)}
-            for i in moving.tolist():
-                entity = self.entities[int(slots[i])][int(rows[i])]
-                assert entity is not None
-                fact = entity.facts[attr]
-                value = fact.value_at(end)
-                if fact.value_at(start) != value:
-                    codes[i] = -1
-                    continue
-                value = tuple(value) if isinstance(value, list) else value
-                try:
-                    code = index.setdefault(value, len(labels))
-                except TypeError:
-                    return None
-                if code == len(labels):
-                    labels.append(value)
-                codes[i] = code
+            # the few facts that change: each one's value at the day's start and end, a
+            # day on which it changes refused (-1), all at once
+            history = self.moving(attr)
+            if history is None:
+                return None  # a value that is not hashable: the per-profile path says
+            cells = history.cell_of[slots[moving], rows[moving]]
+            at_start, at_end = history.at(start)[cells], history.at(end)[cells]
+            codes = codes.copy()
+            codes[moving] = np.where(at_start == at_end, at_end, -1)
+            labels = history.labels
         return _ordered(codes[codes >= 0], lambda c: labels[c])
 
     def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
@@ -212,6 +207,27 @@ class Columns:
                         hit[s, r] = True
             self._changing[attr] = hit
         return hit
+
+    def moving(self, attr: str) -> Moving | None:
+        """The value histories of the attribute's changing facts (None: a value is not
+        hashable); the attribute's codes must exist."""
+        if attr not in self._moving:
+            found = self.codes(attr)
+            assert found is not None
+            changing = self.changing(attr)
+            where = np.argwhere(changing)
+            cell_of = np.full(changing.shape, -1, dtype=np.int64)
+            cell_of[where[:, 0], where[:, 1]] = np.arange(len(where))
+            facts = []
+            for s, r in where.tolist():
+                entity = self.entities[s][r]
+                assert entity is not None
+                facts.append(entity.facts[attr])
+            try:
+                self._moving[attr] = Moving(facts, found[1], cell_of)
+            except TypeError:
+                self._moving[attr] = None
+        return self._moving[attr]
 
     def ranks(self, attr: str) -> tuple[Codes, list[Any]] | None:
         """(slot x profile) ranks of the value's sort key (-1: no fact, or no key), and

@@ -80,15 +80,26 @@ WHITESPACE_FEATURES = ("leading whitespace", "trailing whitespace", "double spac
 def singled_out(options: list[str]) -> list[tuple[int, str]]:
     """(option index, feature) for every feature on which one option differs from
     the three others, which agree."""
+    return list(_singled_out(tuple(options)))
+
+
+@lru_cache(maxsize=4096)
+def _singled_out(options: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    # remembered: two checks ask it of every question's options. A feature is a bool,
+    # so among three or more options one differs from the others, which agree, exactly
+    # when it alone is True or it alone is False
+    if len(options) <= 2:
+        return ()
     feats = [format_features(o) for o in options]
     out = []
     for name in feats[0]:
         values = [f[name] for f in feats]
-        for i, v in enumerate(values):
-            rest = values[:i] + values[i + 1 :]
-            if len(set(rest)) == 1 and v != rest[0] and len(values) > 2:
-                out.append((i, name))
-    return out
+        true = values.count(True)
+        if true == 1:
+            out.append((values.index(True), name))
+        elif true == len(values) - 1:
+            out.append((values.index(False), name))
+    return tuple(out)
 
 
 __all__ = [

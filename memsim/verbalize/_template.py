@@ -115,8 +115,20 @@ class TemplateVerbalizer:
         self._sentences: dict[tuple[object, ...], list[str]] = {}
 
     def who(self, entity: Entity, when: dt.datetime | None = None) -> str:
+        """How the user names ``entity`` at ``when``; remembered on the entity (its
+        :attr:`Entity.memo`, keyed by this locale object) when no value the name is made
+        of ever changes, so the name is the same at any time (the audit asks it of
+        every message's fact)."""
         template = self.schema.entities[entity.kind].refer.get(self.loc.code, entity.id)
-        return refer(entity, template, self.loc, when)
+        key = ("verbalize.who", template, id(self.loc))
+        hit = entity.memo.get(key)
+        if hit is not None and hit[0] is self.loc:
+            return str(hit[1])
+        name = refer(entity, template, self.loc, when)
+        facts = entity.facts
+        if not any(facts[f].history for f in template_fields(template) if f in facts):
+            entity.memo[key] = (self.loc, name)
+        return name
 
     def phrasings(self, entity: Entity, fact: Fact) -> list[str]:
         attr = self.schema.attributes_of(entity.kind)[fact.attribute]

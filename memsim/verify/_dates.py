@@ -225,19 +225,33 @@ def without_dates(text: str, loc: LocaleData) -> str:
 
 def relative_days_in(text: str, said_at: dt.datetime, loc: LocaleData) -> set[dt.date]:
     """Every date ``text`` names relatively, resolved against ``said_at``."""
-    p = patterns(loc)
-    folded = fold(text)
     week_start = said_at.date() - dt.timedelta(days=said_at.weekday())
     found: set[dt.date] = set()
+    for form, weekday in _relative_in(text, loc):
+        if form == "tomorrow":
+            found.add(said_at.date() + dt.timedelta(days=1))
+        elif weekday is not None:
+            found.add(week_start + dt.timedelta(days=weekday + (7 if form == "next" else 0)))
+    return found
+
+
+@per_text
+def _relative_in(text: str, loc: LocaleData) -> tuple[tuple[str, int | None], ...]:
+    """The relative days ``text`` says, as (form, weekday) in the order they are found,
+    before they are resolved: remembered per text, as the audit asks it of a message
+    again for each of its facts and checks, each time against the message's time."""
+    p = patterns(loc)
+    folded = fold(text)
+    found: list[tuple[str, int | None]] = []
     for form, pattern in p.relative:
         for m in pattern.finditer(folded):
             if form == "tomorrow":
-                found.add(said_at.date() + dt.timedelta(days=1))
+                found.append((form, None))
                 continue
-            weekday = p.weekdays.get(_SPACES.sub(" ", m.groupdict().get("weekday") or ""))
-            if weekday is not None:
-                found.add(week_start + dt.timedelta(days=weekday + (7 if form == "next" else 0)))
-    return found
+            found.append(
+                (form, p.weekdays.get(_SPACES.sub(" ", m.groupdict().get("weekday") or "")))
+            )
+    return tuple(found)
 
 
 def clocks_in(text: str, loc: LocaleData) -> set[tuple[int, int]]:
