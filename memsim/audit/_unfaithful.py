@@ -7,7 +7,9 @@ or a self-correction ("26 ... no wait, 31") is an error.
 - A template message (``verbalizer`` template or template_fallback, or none) must equal
   one of its renderings: the fact's phrasings at the message's time (both facts' and
   every joiner for a two-fact message), or one of the locale's chit-chat lines for a
-  message with no facts. Equality, so no corruption can pass.
+  message with no facts, or a rendering wrapped in the locale's words for a change said
+  explicitly with the day of the change that brought the value in force, as the
+  generator writes it. Equality, so no corruption can pass.
 - An LLM message (any other verbalizer) must keep its ``template``, which must itself be
   a rendering, and pass :func:`memsim.verify.check_rewrite` against it with the
   vocabulary the rewrite used (the schema's values and the value pool's text values,
@@ -32,7 +34,13 @@ from memsim.audit._noise import noise_profiles
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 from memsim.profile import Entity, Fact, Profile
 from memsim.records import ASSISTANT
-from memsim.verbalize import TemplateVerbalizer, outsider_pattern, outsider_phrasings
+from memsim.verbalize import (
+    LocaleData,
+    TemplateVerbalizer,
+    outsider_pattern,
+    outsider_phrasings,
+    render_date,
+)
 from memsim.verify import Vocabulary, check_rewrite
 
 NAME = "messages_faithful"
@@ -137,25 +145,48 @@ def _joiner_parts(joiner: str) -> tuple[str, str, str] | None:
     return parts[0], parts[1], parts[2]
 
 
-def _change_told(text: str, renderings: Container[str], templates: list[str]) -> bool:
+def _change_told(
+    text: str, renderings: Container[str], templates: list[str], days: set[str]
+) -> bool:
     """Whether ``text`` is one of its renderings wrapped in the locale's words for a
-    change said explicitly ("Since {cause} on {date}, things are different: {sentence}");
-    the date is checked against the value histories by the timeline checks."""
+    change said explicitly ("Since {cause} on {date}, things are different: {sentence}"),
+    with the day of the change that brought the value in force (``days``: that day of
+    each of the message's facts, as the generator writes it; a date off by a week
+    passed when only the sentence was compared)."""
+    if not days:
+        return False
+    # the days themselves, not any words: a Chinese template puts the cause right after
+    # the date ("自从{date}{cause}以后"), where a lazy group would take one digit
+    said = "(?:" + "|".join(re.escape(d) for d in sorted(days)) + ")"
     for template in templates:
         pattern = re.escape(template)
         for key, group in (
             ("sentence", "(?P<sentence>.+)"),
             ("cause", "[^.。!?？]+?"),
-            ("date", "[^.。!?？]+?"),
+            ("date", said),
         ):
             pattern = pattern.replace(re.escape("{" + key + "}"), group, 1)
         # an opener may come first ("Quick update: ..."): short, and without a number
         found = re.fullmatch(r"(?P<opener>[^0-9]{0,24}?)" + pattern, text)
-        if found is not None and found.group("sentence") in renderings:
+        if found is None:
+            continue
+        if found.group("sentence") in renderings:
             return True
-        if found is not None and found.group("opener") + found.group("sentence") in renderings:
+        if found.group("opener") + found.group("sentence") in renderings:
             return True
     return False
+
+
+def _change_days(facts: list[tuple[Entity, Fact]], when: dt.datetime, loc: LocaleData) -> set[str]:
+    """The day of the change that brought each fact's value in force at ``when``, as
+    :func:`memsim.trajectory._changes.change_text` writes it."""
+    stamp = when.isoformat(timespec="minutes")
+    out = set()
+    for _, fact in facts:
+        since = [s.since for s in fact.history[1:] if s.since is not None and s.since <= stamp]
+        if since:
+            out.add(render_date(dt.datetime.fromisoformat(since[-1]).date(), loc))
+    return out
 
 
 def _hearsay(text: str, item: AuditItem, templates: list[str]) -> bool:
@@ -241,15 +272,18 @@ def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Pro
     except (KeyError, ValueError):
         return f"carries facts {ids} its profiles do not have"
     renderings = _Renderings(_verbalizer(ctx).sentences(facts, when), ctx.locale.two_facts)
+    told = ctx.locale.history.change_told
     if path in TEMPLATE_PATHS:
-        if text in renderings or _change_told(text, renderings, ctx.locale.history.change_told):
+        if text in renderings:
+            return None
+        if _change_told(text, renderings, told, _change_days(facts, when, ctx.locale)):
             return None
         return "is not its template re-rendered"
     template = m.get("template")
     if not isinstance(template, str):
         return f"was written by {path!r} and does not keep its template"
     if template not in renderings and not _change_told(
-        template, renderings, ctx.locale.history.change_told
+        template, renderings, told, _change_days(facts, when, ctx.locale)
     ):
         return "keeps a template that is not its facts re-rendered"
     from memsim.rewrite._checks import stated_facts

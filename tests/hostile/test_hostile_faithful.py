@@ -23,6 +23,23 @@ def _bump_number(text: str) -> str:
     return re.sub(r"\d+", lambda m: str(int(m.group()) + 7), text, count=1)
 
 
+_CHANGE_EN = re.compile(r"(?:Since|after|with) [^.:]*? on [A-Z][a-z]+ (\d{1,2}), \d{4}")
+_CHANGE_ZH = re.compile(r"(?:自从|新情况，|这是)\d{4}年\d{1,2}月(\d{1,2})日")
+
+
+def _move_change_day(pattern: re.Pattern[str]) -> Corrupt:
+    """The day of a change said explicitly moved by one (a week's shift in the first
+    number once passed: only the sentence after the change's words was compared)."""
+
+    def move(text: str) -> str:
+        found = pattern.search(text)
+        assert found is not None
+        day = int(found.group(1))
+        return text[: found.start(1)] + str(day + 1 if day < 28 else day - 1) + text[found.end(1) :]
+
+    return move
+
+
 EN: dict[str, tuple[Corrupt, Callable[[str], bool]]] = {
     "appended invented sentence": (lambda t: t + " I moved to Atlantis with 98765 cousins.", bool),
     "appended invented person": (lambda t: t + " My friend Bartholomew agrees.", bool),
@@ -31,6 +48,7 @@ EN: dict[str, tuple[Corrupt, Callable[[str], bool]]] = {
     "appended invented date": (lambda t: t + " That was on March 3, 2021.", bool),
     "appended known city": (lambda t: t + " We met in Chicago.", lambda t: "Chicago" not in t),
     "swapped number": (_bump_number, lambda t: re.search(r"\d", t) is not None),
+    "moved change day": (_move_change_day(_CHANGE_EN), lambda t: bool(_CHANGE_EN.search(t))),
     "negation prepended": (lambda t: "It's not true that " + t[0].lower() + t[1:], bool),
     "negation inside": (lambda t: t.replace(" is ", " is not ", 1), lambda t: " is " in t),
     "don't appended": (lambda t: t + " I don't think so, though.", bool),
@@ -43,6 +61,7 @@ ZH: dict[str, tuple[Corrupt, Callable[[str], bool]]] = {
     "zh appended invented place": (lambda t: t + "那时我在东京。", bool),
     "zh appended invented number": (lambda t: t + "花了我250块钱。", bool),
     "zh swapped number": (_bump_number, lambda t: re.search(r"\d", t) is not None),
+    "zh moved change day": (_move_change_day(_CHANGE_ZH), lambda t: bool(_CHANGE_ZH.search(t))),
     "zh negation": (lambda t: "其实不是这样：" + t, bool),
     "zh denial appended": (lambda t: t + "我没有骗你。", bool),
     "zh self-correction": (lambda t: t + "不对，是31。", bool),
