@@ -109,7 +109,12 @@ def condition(p: Part) -> str | None:
 class _Groups:
     """The messages linked to each fact (:func:`_linked`; a fact is in its own group),
     one of each distinct (text, day) pair (the day only when ``by_day``), found per
-    distinct subject and remembered."""
+    distinct subject and remembered.
+
+    Subjects are indexed by their person and by each token of their names, so a
+    subject is compared only with those that may be linked to it (the same person, or
+    no person and a shared name token: :func:`_linked` needs one): the groups are those
+    of comparing every pair, in the same order."""
 
     def __init__(self, facts: Sequence[Message], by_day: bool) -> None:
         self.facts = facts
@@ -122,6 +127,15 @@ class _Groups:
         self.members: dict[Subject, dict[tuple[str, str], Message]] = {}
         for m, s in zip(facts, self.subject, strict=True):
             self.members.setdefault(s, {}).setdefault((m.text, m.time[:10] if by_day else ""), m)
+        self._order = list(self.members)
+        self._by_person: dict[str, list[int]] = {}
+        self._by_mark: dict[str, list[int]] = {}
+        for j, (person, names) in enumerate(self._order):
+            if person is not None:
+                self._by_person.setdefault(person, []).append(j)
+            else:
+                for token in names:
+                    self._by_mark.setdefault(token, []).append(j)
         self._linked: dict[Subject, list[Message]] = {}
 
     def of(self, i: int) -> list[Message]:
@@ -129,7 +143,20 @@ class _Groups:
         group = self._linked.get(s)
         if group is None:
             group = self._linked[s] = [
-                m for other, ms in self.members.items() if _linked(s, other) for m in ms.values()
+                m
+                for j in self._candidates(s)
+                if _linked(s, other := self._order[j])
+                for m in self.members[other].values()
             ]
         # a subject without a person or a name is linked to nothing, not even itself
         return group or [self.facts[i]]
+
+    def _candidates(self, s: Subject) -> list[int]:
+        """The subjects (by first-seen order) that may be linked to ``s``."""
+        person, names = s
+        if person is not None:
+            return self._by_person.get(person, [])
+        found: set[int] = set()
+        for token in names:
+            found.update(self._by_mark.get(token, ()))
+        return sorted(found)

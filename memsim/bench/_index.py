@@ -1,0 +1,128 @@
+"""Which messages of a memory speak of someone, found without testing every message.
+
+The reader's rules ask, again and again for one memory, which of its messages mention
+an entity (:func:`memsim.bench._values.mentions`). A long memory (every message of a
+100x-noise trajectory) holds over a thousand messages, and few of them speak of the
+asked entity. :class:`TextIndex` joins the memory's lower-cased texts once, so a name
+is found by scanning that one string (in C) and only the messages holding it are
+looked at; :func:`mentioning` then gives exactly the messages ``mentions`` accepts, in
+order (``tests/bench/test_index.py`` compares the two on real memories).
+
+Why the scan is exact: ``mentions(text, name)`` is ``name in text.lower()``; for "my
+aunt" it is ``"aunt" in people(text)``, and a person :func:`people` finds is a
+lower-cased match of the text, so it occurs in ``text.lower()``: those messages are a
+subset of the ones the scan returns, and each is then tested as ``mentions`` does.
+Texts and names holding the separator (``"\\x00"``) are tested one by one instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from memsim.bench._lexicon import EN
+from memsim.bench._types import Message
+from memsim.bench._values import PERSON_RE, about_user, hearsay, people
+
+SEP = "\x00"
+_OTHERS_RE = re.compile(
+    rf"{SEP}(?:{'|'.join(map(re.escape, EN.others_speaking))})\b", re.I
+)
+""":func:`hearsay`'s test after each separator of ``SEP + SEP.join(texts)`` (a literal
+first character: the search skips to each separator at C speed)."""
+_KEPT = 4
+"""Indexes remembered, by the identity of their memory: a question's rules read the
+same few memories (the whole memory, its facts) over and over."""
+
+
+class TextIndex:
+    """The lower-cased texts of a memory, joined by :data:`SEP`."""
+
+    def __init__(self, memory: Sequence[Message]) -> None:
+        lows = [m.text.lower() for m in memory]
+        self.blob = SEP.join(lows)
+        self.exact = self.blob.count(SEP) == max(len(lows) - 1, 0)
+        """False when a text holds the separator: then every search tests each text."""
+        self.lows = lows
+        self.starts = _starts(lows)
+        self.memory = memory
+        self._others: list[int] | None = None
+
+    def others(self) -> list[int]:
+        """``[i for i, m in enumerate(memory) if hearsay(m.text)]``, found by one
+        search of the joined texts (as written: the test ignores case itself)."""
+        if self._others is None:
+            texts = [m.text for m in self.memory]
+            blob = SEP + SEP.join(texts)
+            if blob.count(SEP) != len(texts):
+                self._others = [i for i, text in enumerate(texts) if hearsay(text)]
+            else:
+                starts = _starts(texts)  # each text's separator, in ``blob``
+                self._others = [
+                    bisect_right(starts, found.start()) - 1 for found in _OTHERS_RE.finditer(blob)
+                ]
+        return self._others
+
+    def containing(self, needle: str) -> list[int]:
+        """The positions of the messages whose lower-cased text contains ``needle``,
+        ascending (``needle`` is compared as given: lower-case it first)."""
+        if not needle or SEP in needle or not self.exact:
+            return [i for i, low in enumerate(self.lows) if needle in low]
+        out: list[int] = []
+        find, starts, last = self.blob.find, self.starts, len(self.starts) - 1
+        pos = find(needle)
+        while pos != -1:
+            i = bisect_right(starts, pos) - 1
+            out.append(i)
+            if i == last:
+                break
+            pos = find(needle, starts[i + 1])
+        return out
+
+
+def _starts(texts: list[str]) -> list[int]:
+    """Where each text begins in ``SEP.join(texts)``."""
+    return list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+
+_indexes: dict[int, tuple[Sequence[Message], TextIndex]] = {}
+
+
+def index_of(memory: Sequence[Message]) -> TextIndex:
+    """The index of ``memory``, made on first use and kept while it is among the last
+    few memories asked about (the memory itself is kept with it, so its id stays its
+    own)."""
+    kept = _indexes.get(id(memory))
+    if kept is not None and kept[0] is memory:
+        return kept[1]
+    if len(_indexes) >= _KEPT:
+        del _indexes[next(iter(_indexes))]
+    made = TextIndex(memory)
+    _indexes[id(memory)] = (memory, made)
+    return made
+
+
+def facts_of(memory: tuple[Message, ...]) -> tuple[Message, ...]:
+    """``tuple(m for m in memory if not hearsay(m.text))``: what the user says of their
+    own life (``memory`` itself when nobody else is quoted)."""
+    others = set(index_of(memory).others())
+    if not others:
+        return memory
+    return tuple(m for i, m in enumerate(memory) if i not in others)
+
+
+def mentioning(memory: Sequence[Message], entity: str) -> list[int]:
+    """``[i for i, m in enumerate(memory) if mentions(m.text, entity)]``."""
+    low = entity.strip().lower()
+    if low in ("i", "me", "myself"):
+        return [i for i, m in enumerate(memory) if about_user(m.text)]
+    person = PERSON_RE.fullmatch(low)
+    if person is not None:
+        who = person.group(1).lower()
+        return [i for i in index_of(memory).containing(who) if who in people(memory[i].text)]
+    name = low[4:] if low.startswith("the ") else low
+    if not name:
+        return []
+    return index_of(memory).containing(name)
