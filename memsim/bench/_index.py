@@ -17,61 +17,69 @@ Texts and names holding the separator (``"\\x00"``) are tested one by one instea
 
 from __future__ import annotations
 
-import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
+from operator import attrgetter
 
 from memsim.bench._lexicon import EN
 from memsim.bench._types import Message
 from memsim.bench._values import PERSON_RE, about_user, hearsay, people
 
 SEP = "\x00"
-_OTHERS_RE = re.compile(
-    rf"{SEP}(?:{'|'.join(map(re.escape, EN.others_speaking))})\b", re.I
-)
+_OTHERS_RE = re.compile(rf"{SEP}(?:{'|'.join(map(re.escape, EN.others_speaking))})\b", re.I)
 """:func:`hearsay`'s test after each separator of ``SEP + SEP.join(texts)`` (a literal
 first character: the search skips to each separator at C speed)."""
 _KEPT = 4
 """Indexes remembered, by the identity of their memory: a question's rules read the
 same few memories (the whole memory, its facts) over and over."""
+_TEXT = attrgetter("text")
 
 
 class TextIndex:
-    """The lower-cased texts of a memory, joined by :data:`SEP`."""
+    """A memory's texts, each after a :data:`SEP`, in one string (and lower-cased in
+    another), with what was found in them remembered."""
 
     def __init__(self, memory: Sequence[Message]) -> None:
-        lows = [m.text.lower() for m in memory]
-        self.blob = SEP.join(lows)
-        self.exact = self.blob.count(SEP) == max(len(lows) - 1, 0)
-        """False when a text holds the separator: then every search tests each text."""
-        self.lows = lows
-        self.starts = _starts(lows)
         self.memory = memory
+        self.texts: list[str] = list(map(_TEXT, memory))
+        self.blob = SEP + SEP.join(self.texts)
+        self.exact = self.blob.count(SEP) == len(self.texts)
+        """False when a text holds the separator: then every search tests each text."""
+        self.starts = _starts(self.texts)
+        """Where each text's separator is in ``blob``."""
+        self._low: tuple[str, list[int]] | None = None
+        self._found: dict[str, list[int]] = {}
         self._others: list[int] | None = None
 
     def others(self) -> list[int]:
         """``[i for i, m in enumerate(memory) if hearsay(m.text)]``, found by one
         search of the joined texts (as written: the test ignores case itself)."""
         if self._others is None:
-            texts = [m.text for m in self.memory]
-            blob = SEP + SEP.join(texts)
-            if blob.count(SEP) != len(texts):
-                self._others = [i for i, text in enumerate(texts) if hearsay(text)]
-            else:
-                starts = _starts(texts)  # each text's separator, in ``blob``
+            if self.exact:
+                at = self.starts
                 self._others = [
-                    bisect_right(starts, found.start()) - 1 for found in _OTHERS_RE.finditer(blob)
+                    bisect_right(at, found.start()) - 1 for found in _OTHERS_RE.finditer(self.blob)
                 ]
+            else:
+                self._others = [i for i, text in enumerate(self.texts) if hearsay(text)]
         return self._others
 
     def containing(self, needle: str) -> list[int]:
         """The positions of the messages whose lower-cased text contains ``needle``,
         ascending (``needle`` is compared as given: lower-case it first)."""
         if not needle or SEP in needle or not self.exact:
-            return [i for i, low in enumerate(self.lows) if needle in low]
+            return [i for i, text in enumerate(self.texts) if needle in text.lower()]
+        if self._low is None:  # ASCII lower-cases letter by letter: same positions
+            if self.blob.isascii():
+                self._low = (self.blob.lower(), self.starts)
+            else:
+                lows = [t.lower() for t in self.texts]
+                self._low = (SEP + SEP.join(lows), _starts(lows))
+        blob, starts = self._low
         out: list[int] = []
-        find, starts, last = self.blob.find, self.starts, len(self.starts) - 1
+        find, last = blob.find, len(starts) - 1
         pos = find(needle)
         while pos != -1:
             i = bisect_right(starts, pos) - 1
@@ -81,10 +89,30 @@ class TextIndex:
             pos = find(needle, starts[i + 1])
         return out
 
+    def mentioning(self, entity: str) -> list[int]:
+        """``[i for i, m in enumerate(memory) if mentions(m.text, entity)]``, remembered."""
+        found = self._found.get(entity)
+        if found is None:
+            found = self._found[entity] = self._mentioning(entity)
+        return found
+
+    def _mentioning(self, entity: str) -> list[int]:
+        low = entity.strip().lower()
+        if low in ("i", "me", "myself"):
+            return [i for i, text in enumerate(self.texts) if about_user(text)]
+        person = PERSON_RE.fullmatch(low)
+        if person is not None:
+            who = person.group(1).lower()
+            return [i for i in self.containing(who) if who in people(self.texts[i])]
+        name = low[4:] if low.startswith("the ") else low
+        if not name:
+            return []
+        return self.containing(name)
+
 
 def _starts(texts: list[str]) -> list[int]:
-    """Where each text begins in ``SEP.join(texts)``."""
-    return list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    """Where each text's separator is in ``SEP + SEP.join(texts)``."""
+    return list(accumulate(map((1).__add__, map(len, texts[:-1])), initial=0))
 
 
 _indexes: dict[int, tuple[Sequence[Message], TextIndex]] = {}
@@ -115,14 +143,4 @@ def facts_of(memory: tuple[Message, ...]) -> tuple[Message, ...]:
 
 def mentioning(memory: Sequence[Message], entity: str) -> list[int]:
     """``[i for i, m in enumerate(memory) if mentions(m.text, entity)]``."""
-    low = entity.strip().lower()
-    if low in ("i", "me", "myself"):
-        return [i for i, m in enumerate(memory) if about_user(m.text)]
-    person = PERSON_RE.fullmatch(low)
-    if person is not None:
-        who = person.group(1).lower()
-        return [i for i in index_of(memory).containing(who) if who in people(memory[i].text)]
-    name = low[4:] if low.startswith("the ") else low
-    if not name:
-        return []
-    return index_of(memory).containing(name)
+    return index_of(memory).mentioning(entity)
