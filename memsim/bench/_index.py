@@ -24,6 +24,7 @@ from itertools import accumulate
 from operator import attrgetter
 
 from memsim.bench._lexicon import EN
+from memsim.bench._tokenize import token_set
 from memsim.bench._types import Message
 from memsim.bench._values import PERSON_RE, about_user, hearsay, people
 
@@ -88,6 +89,19 @@ class TextIndex:
                 break
             pos = find(needle, starts[i + 1])
         return out
+
+    def holding(self, tokens: frozenset[str]) -> list[int]:
+        """``[i for i, m in enumerate(memory) if tokens <= token_set(m.text)]``: in an
+        ASCII memory a token is a run of a lower-cased text, so only the texts holding
+        the longest one are tested."""
+        if not tokens:
+            return list(range(len(self.texts)))
+        texts = self.texts
+        if self.exact and self.blob.isascii():
+            return [
+                i for i in self.containing(max(tokens, key=len)) if tokens <= token_set(texts[i])
+            ]
+        return [i for i, text in enumerate(texts) if tokens <= token_set(text)]
 
     def mentioning(self, entity: str) -> list[int]:
         """``[i for i, m in enumerate(memory) if mentions(m.text, entity)]``, remembered."""

@@ -16,6 +16,7 @@ from memsim.bench import NoisePool, detect_format, infuse, open_source
 from memsim.bench._condition import _Groups, _linked
 from memsim.bench._index import SEP, TextIndex, facts_of, mentioning
 from memsim.bench._reading import subject
+from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
 from memsim.bench._values import hearsay, mentions, people
 
@@ -108,3 +109,22 @@ def test_condition_groups_are_those_of_comparing_every_pair(
                 assert groups.of(i) == expected
                 linked += len(expected) > 1
     assert linked > 0
+
+
+def test_holding_is_the_token_test_of_every_message(
+    memories: list,  # type: ignore[type-arg]
+    dataset_dir: Path,
+) -> None:
+    """The messages holding an option's needed tokens (condition's covers), by the index
+    and by testing each message."""
+    source = open_source(dataset_dir)
+    options = [c for _, raw in source.items() for c in raw.qa.choices.values()]
+    held = 0
+    for _, memory in memories[::3]:
+        index = TextIndex(memory)
+        for option in [*options[:60], "aunt", "Harbor Fest"]:
+            tokens = frozenset(tokenize(option))
+            expected = [i for i, m in enumerate(memory) if tokens <= token_set(m.text)]
+            assert index.holding(tokens) == expected, option
+            held += len(expected)
+    assert held > 0
