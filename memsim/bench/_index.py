@@ -103,6 +103,17 @@ class TextIndex:
             ]
         return [i for i, text in enumerate(texts) if tokens <= token_set(text)]
 
+    def sharing(self, tokens: frozenset[str]) -> list[int]:
+        """``[i for i, m in enumerate(memory) if not tokens.isdisjoint(token_set(m.text))]``
+        (in an ASCII memory only the texts holding one of them as a string are tested)."""
+        texts = self.texts
+        if self.exact and self.blob.isascii():
+            found: set[int] = set()
+            for token in tokens:
+                found.update(self.containing(token))
+            return [i for i in sorted(found) if not tokens.isdisjoint(token_set(texts[i]))]
+        return [i for i, text in enumerate(texts) if not tokens.isdisjoint(token_set(text))]
+
     def mentioning(self, entity: str) -> list[int]:
         """``[i for i, m in enumerate(memory) if mentions(m.text, entity)]``, remembered."""
         found = self._found.get(entity)

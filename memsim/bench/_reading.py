@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memsim.bench._index import mentioning
+from memsim.bench._index import index_of, mentioning
 from memsim.bench._lexicon import EN, EVERY
 from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
@@ -188,17 +188,7 @@ def relevant(question: str, memory: Sequence[Message]) -> list[Message]:
     if who is not None:  # the index finds the few messages about it
         return [m for i in mentioning(memory, who) if not hearsay((m := memory[i]).text)]
     words = frozenset(tokenize(core(question))) - STOP
-    verdicts: dict[str, bool] = {}  # per distinct text: a long memory repeats its noise
-    out = []
-    for m in memory:
-        keep = verdicts.get(m.text)
-        if keep is None:
-            keep = verdicts[m.text] = not hearsay(m.text) and not words.isdisjoint(
-                token_set(m.text)
-            )
-        if keep:
-            out.append(m)
-    return out
+    return [m for i in index_of(memory).sharing(words) if not hearsay((m := memory[i]).text)]
 
 
 @lru_cache(maxsize=1 << 16)

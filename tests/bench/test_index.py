@@ -111,12 +111,12 @@ def test_condition_groups_are_those_of_comparing_every_pair(
     assert linked > 0
 
 
-def test_holding_is_the_token_test_of_every_message(
+def test_holding_and_sharing_are_the_token_tests_of_every_message(
     memories: list,  # type: ignore[type-arg]
     dataset_dir: Path,
 ) -> None:
-    """The messages holding an option's needed tokens (condition's covers), by the index
-    and by testing each message."""
+    """The messages holding all of an option's tokens (condition's covers), or one of
+    them (relevant), by the index and by testing each message."""
     source = open_source(dataset_dir)
     options = [c for _, raw in source.items() for c in raw.qa.choices.values()]
     held = 0
@@ -127,4 +127,6 @@ def test_holding_is_the_token_test_of_every_message(
             expected = [i for i, m in enumerate(memory) if tokens <= token_set(m.text)]
             assert index.holding(tokens) == expected, option
             held += len(expected)
+            expected = [i for i, m in enumerate(memory) if not tokens.isdisjoint(token_set(m.text))]
+            assert index.sharing(tokens) == expected, option
     assert held > 0
