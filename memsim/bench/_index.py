@@ -1,18 +1,22 @@
-"""Which messages of a memory speak of someone, found without testing every message.
+"""Which messages of a memory a reading rule needs, found without testing every one.
 
 The reader's rules ask, again and again for one memory, which of its messages mention
-an entity (:func:`memsim.bench._values.mentions`). A long memory (every message of a
-100x-noise trajectory) holds over a thousand messages, and few of them speak of the
-asked entity. :class:`TextIndex` joins the memory's lower-cased texts once, so a name
-is found by scanning that one string (in C) and only the messages holding it are
-looked at; :func:`mentioning` then gives exactly the messages ``mentions`` accepts, in
-order (``tests/bench/test_index.py`` compares the two on real memories).
+an entity (:func:`memsim.bench._values.mentions`), quote someone else
+(:func:`~memsim.bench._values.hearsay`), hold an option's words or share a word with
+the question. A long memory (every message of a 100x-noise trajectory: full_context,
+noise_only) holds over a thousand messages, and few of them are the ones asked for.
+:class:`TextIndex` joins the memory's texts once, so a name or a word is found by
+scanning one string (in C) and only the messages holding it are tested; every answer
+is exactly the list the per-message test gives, in order (``tests/bench/test_index.py``
+compares them on real noisy memories).
 
-Why the scan is exact: ``mentions(text, name)`` is ``name in text.lower()``; for "my
+Why the scans are exact: ``mentions(text, name)`` is ``name in text.lower()``; for "my
 aunt" it is ``"aunt" in people(text)``, and a person :func:`people` finds is a
-lower-cased match of the text, so it occurs in ``text.lower()``: those messages are a
-subset of the ones the scan returns, and each is then tested as ``mentions`` does.
-Texts and names holding the separator (``"\\x00"``) are tested one by one instead.
+lower-cased match of the text, so it occurs in ``text.lower()``. In ASCII text a token
+(:func:`~memsim.bench._tokenize.tokenize`: NFKC, casefolded) is a run of
+``text.lower()``. So the scan returns a superset, and each message it returns is then
+tested as before. A memory whose texts hold the separator (``"\\x00"``) is tested
+message by message; so are token tests in a memory that is not ASCII.
 """
 
 from __future__ import annotations
@@ -144,9 +148,11 @@ _indexes: dict[int, tuple[Sequence[Message], TextIndex]] = {}
 
 
 def index_of(memory: Sequence[Message]) -> TextIndex:
-    """The index of ``memory``, made on first use and kept while it is among the last
-    few memories asked about (the memory itself is kept with it, so its id stays its
-    own)."""
+    """The index of ``memory``, made on first use and, for a tuple, kept while it is
+    among the last few memories asked about (the tuple itself is kept with it, so its
+    id stays its own; a list may change, so its index is made anew)."""
+    if not isinstance(memory, tuple):
+        return TextIndex(memory)
     kept = _indexes.get(id(memory))
     if kept is not None and kept[0] is memory:
         return kept[1]
