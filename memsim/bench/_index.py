@@ -22,9 +22,8 @@ message by message; so are token tests in a memory that is not ASCII.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import accumulate
+from collections.abc import Iterable, Sequence
+from itertools import compress
 from operator import attrgetter
 
 from memsim.bench._lexicon import EN
@@ -52,9 +51,9 @@ class TextIndex:
         self.blob = SEP + SEP.join(self.texts)
         self.exact = self.blob.count(SEP) == len(self.texts)
         """False when a text holds the separator: then every search tests each text."""
-        self.starts = _starts(self.texts)
-        """Where each text's separator is in ``blob``."""
-        self._low: tuple[str, list[int]] | None = None
+        self.ascii = self.exact and self.blob.isascii()
+        """Whether the token tests may scan (see the module docstring)."""
+        self._low: str | None = None
         self._found: dict[str, list[int]] = {}
         self._others: list[int] | None = None
 
@@ -62,11 +61,10 @@ class TextIndex:
         """``[i for i, m in enumerate(memory) if hearsay(m.text)]``, found by one
         search of the joined texts (as written: the test ignores case itself)."""
         if self._others is None:
-            if self.exact:
-                at = self.starts
-                self._others = [
-                    bisect_right(at, found.start()) - 1 for found in _OTHERS_RE.finditer(self.blob)
-                ]
+            if self.exact:  # a match starts at its text's separator
+                self._others = _numbered(
+                    self.blob, (f.start() for f in _OTHERS_RE.finditer(self.blob))
+                )
             else:
                 self._others = [i for i, text in enumerate(self.texts) if hearsay(text)]
         return self._others
@@ -76,22 +74,22 @@ class TextIndex:
         ascending (``needle`` is compared as given: lower-case it first)."""
         if not needle or SEP in needle or not self.exact:
             return [i for i, text in enumerate(self.texts) if needle in text.lower()]
-        if self._low is None:  # ASCII lower-cases letter by letter: same positions
+        if self._low is None:  # ASCII lower-cases letter by letter
             if self.blob.isascii():
-                self._low = (self.blob.lower(), self.starts)
+                self._low = self.blob.lower()
             else:
-                lows = [t.lower() for t in self.texts]
-                self._low = (SEP + SEP.join(lows), _starts(lows))
-        blob, starts = self._low
+                self._low = SEP + SEP.join(t.lower() for t in self.texts)
+        blob = self._low
         out: list[int] = []
-        find, last = blob.find, len(starts) - 1
-        pos = find(needle)
+        find, count = blob.find, blob.count
+        pos, before, seps = find(needle), 0, 0
         while pos != -1:
-            i = bisect_right(starts, pos) - 1
-            out.append(i)
-            if i == last:
+            seps += count(SEP, before, pos)  # text i follows the (i + 1)-th separator
+            out.append(seps - 1)
+            before = find(SEP, pos)
+            if before == -1:
                 break
-            pos = find(needle, starts[i + 1])
+            pos = find(needle, before)
         return out
 
     def holding(self, tokens: frozenset[str]) -> list[int]:
@@ -101,7 +99,7 @@ class TextIndex:
         if not tokens:
             return list(range(len(self.texts)))
         texts = self.texts
-        if self.exact and self.blob.isascii():
+        if self.ascii:
             return [
                 i for i in self.containing(max(tokens, key=len)) if tokens <= token_set(texts[i])
             ]
@@ -111,7 +109,7 @@ class TextIndex:
         """``[i for i, m in enumerate(memory) if not tokens.isdisjoint(token_set(m.text))]``
         (in an ASCII memory only the texts holding one of them as a string are tested)."""
         texts = self.texts
-        if self.exact and self.blob.isascii():
+        if self.ascii:
             found: set[int] = set()
             for token in tokens:
                 found.update(self.containing(token))
@@ -128,7 +126,7 @@ class TextIndex:
     def _mentioning(self, entity: str) -> list[int]:
         low = entity.strip().lower()
         if low in ("i", "me", "myself"):
-            return [i for i, text in enumerate(self.texts) if about_user(text)]
+            return list(compress(range(len(self.texts)), map(about_user, self.texts)))
         person = PERSON_RE.fullmatch(low)
         if person is not None:
             who = person.group(1).lower()
@@ -139,9 +137,16 @@ class TextIndex:
         return self.containing(name)
 
 
-def _starts(texts: list[str]) -> list[int]:
-    """Where each text's separator is in ``SEP + SEP.join(texts)``."""
-    return list(accumulate(map((1).__add__, map(len, texts[:-1])), initial=0))
+def _numbered(blob: str, positions: Iterable[int]) -> list[int]:
+    """The text of ``SEP + SEP.join(texts)`` each ascending position is in (a
+    separator belongs to the text after it), by counting separators as it goes."""
+    out: list[int] = []
+    before, seps = 0, 0
+    for pos in positions:
+        seps += blob.count(SEP, before, pos + 1)
+        before = pos + 1
+        out.append(seps - 1)
+    return out
 
 
 _indexes: dict[int, tuple[Sequence[Message], TextIndex]] = {}
