@@ -96,8 +96,11 @@ class BM25Memory(Memory):
         total = sum(self._length[t] * c for t, c in count.items())
         avgdl = total / n or 1.0
         k1, b = self.k1, self.b
+        k1_1 = k1 + 1.0
+        tfs, length, postings = self._tf, self._length, self._postings
+        norms: dict[int, float] = {}  # a text's length norm, the same for every term
         for term in dict.fromkeys(tokenize(question)):
-            tids = self._postings.get(term)
+            tids = postings.get(term)
             if not tids:
                 continue
             here = count.keys() & tids
@@ -105,9 +108,11 @@ class BM25Memory(Memory):
                 continue
             idf = bm25_idf(n, sum(count[t] for t in here))
             for t in here:
-                tf = self._tf[t][term]
-                norm = k1 * (1.0 - b + b * self._length[t] / avgdl)
-                out[t] = out.get(t, 0.0) + idf * tf * (k1 + 1.0) / (tf + norm)
+                tf = tfs[t][term]
+                norm = norms.get(t)
+                if norm is None:
+                    norm = norms[t] = k1 * (1.0 - b + b * length[t] / avgdl)
+                out[t] = out.get(t, 0.0) + idf * tf * k1_1 / (tf + norm)
         return out
 
     def scores(self, question: str) -> list[float]:

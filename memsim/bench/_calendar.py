@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from memsim.bench._index import mentioning
 from memsim.bench._lexicon import EN
 from memsim.bench._reading import (
     CHANGE_RE,
@@ -24,7 +25,7 @@ from memsim.bench._reading import (
     speaking_of,
     subject,
 )
-from memsim.bench._values import MONTHS, dates, mentions, month_day, people
+from memsim.bench._values import MONTHS, dates, month_day, people
 
 _SEASONS = {month: name for name, months in EN.seasons.items() for month in months}
 
@@ -138,9 +139,8 @@ def timeline(p: Part) -> str | None:
     # (day it holds from, whether a change says so, order said, option): a change
     # dated D follows whatever else was said on D, which still tells the old value
     told: list[tuple[dt.date, bool, int, str]] = []
-    for i, m in enumerate(p.memory):
-        if not mentions(m.text, who):
-            continue
+    for i in mentioning(p.memory, who):
+        m = p.memory[i]
         day, change = said(m), False
         if CHANGE_RE.search(m.text) and dates(m.text, day):
             day, change = dates(m.text, day)[0], True

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memsim.bench._index import facts_of, index_of
 from memsim.bench._lexicon import EN
-from memsim.bench._reading import STOP, Part, core, covers, marks, never, said
+from memsim.bench._reading import STOP, Part, core, covers, marks, needed_tokens, never, said
 from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
-from memsim.bench._values import dates, hearsay, may_name_day, people
+from memsim.bench._values import dates, may_name_day, people
 
 _DESCRIBED_RE = re.compile(
     rf"\bthe (?:[a-z]+ )+?(?:{'|'.join(map(re.escape, EN.descriptions))})\b"
@@ -77,21 +78,33 @@ def condition(p: Part) -> str | None:
     if not described(p.question):
         return None
     asked = set(tokenize(core(p.question))) - STOP
-    facts: Sequence[Message] = [m for m in p.memory if not hearsay(m.text)]
+    facts = facts_of(p.memory)
     by_day = may_name_day(p.question)  # whether _says reads the message's day
     groups = _Groups(facts, by_day)
     says: dict[tuple[str, str, str], tuple[int, int]] = {}
     covered: dict[tuple[str, str, str], bool] = {}
     best: tuple[tuple[int, int], bool, int, str] | None = None
-    options = [(c, may_name_day(c)) for c in p.candidates if not never(c)]
-    for i, m in enumerate(facts):
-        for c, dated in options:
-            ckey = (m.text, m.time[:10] if dated else "", c)
-            hit = covered.get(ckey)
-            if hit is None:
-                hit = covered[ckey] = covers(c, p.question, m)
-            if not hit:
-                continue
+    stating: dict[int, list[str]] = {}  # fact position -> the options it states, in order
+    for c in p.candidates:
+        if never(c):
+            continue
+        if may_name_day(c):
+            found = []
+            for i, m in enumerate(facts):
+                ckey = (m.text, m.time[:10], c)
+                hit = covered.get(ckey)
+                if hit is None:
+                    hit = covered[ckey] = covers(c, p.question, m)
+                if hit:
+                    found.append(i)
+        else:  # covers is then a test of the text's tokens: the index finds them
+            needed = needed_tokens(c, p.question)
+            found = [] if needed is None else index_of(facts).holding(needed)
+        for i in found:
+            stating.setdefault(i, []).append(c)
+    for i in sorted(stating):
+        m = facts[i]
+        for c in stating[i]:
             score = (0, 0)
             for k in groups.of(i):
                 skey = (k.text, k.time[:10] if by_day else "", c)
@@ -109,7 +122,12 @@ def condition(p: Part) -> str | None:
 class _Groups:
     """The messages linked to each fact (:func:`_linked`; a fact is in its own group),
     one of each distinct (text, day) pair (the day only when ``by_day``), found per
-    distinct subject and remembered."""
+    distinct subject and remembered.
+
+    Subjects are indexed by their person and by each token of their names, so a
+    subject is compared only with those that may be linked to it (the same person, or
+    no person and a shared name token: :func:`_linked` needs one): the groups are those
+    of comparing every pair, in the same order."""
 
     def __init__(self, facts: Sequence[Message], by_day: bool) -> None:
         self.facts = facts
@@ -122,6 +140,15 @@ class _Groups:
         self.members: dict[Subject, dict[tuple[str, str], Message]] = {}
         for m, s in zip(facts, self.subject, strict=True):
             self.members.setdefault(s, {}).setdefault((m.text, m.time[:10] if by_day else ""), m)
+        self._order = list(self.members)
+        self._by_person: dict[str, list[int]] = {}
+        self._by_mark: dict[str, list[int]] = {}
+        for j, (person, names) in enumerate(self._order):
+            if person is not None:
+                self._by_person.setdefault(person, []).append(j)
+            else:
+                for token in names:
+                    self._by_mark.setdefault(token, []).append(j)
         self._linked: dict[Subject, list[Message]] = {}
 
     def of(self, i: int) -> list[Message]:
@@ -129,7 +156,20 @@ class _Groups:
         group = self._linked.get(s)
         if group is None:
             group = self._linked[s] = [
-                m for other, ms in self.members.items() if _linked(s, other) for m in ms.values()
+                m
+                for j in self._candidates(s)
+                if _linked(s, other := self._order[j])
+                for m in self.members[other].values()
             ]
         # a subject without a person or a name is linked to nothing, not even itself
         return group or [self.facts[i]]
+
+    def _candidates(self, s: Subject) -> list[int]:
+        """The subjects (by first-seen order) that may be linked to ``s``."""
+        person, names = s
+        if person is not None:
+            return self._by_person.get(person, [])
+        found: set[int] = set()
+        for token in names:
+            found.update(self._by_mark.get(token, ()))
+        return sorted(found)

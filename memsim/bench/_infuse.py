@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from bisect import bisect_right
 
 import numpy as np
 from numpy.typing import NDArray
@@ -165,10 +166,10 @@ def infuse(
             start = len(messages)
             picked = pick_minutes(segments, run, rng)
             texts = pool.render_run(specs[used : used + run], picked, rng)
-            messages += [
-                Message(start + i, text, stamp(minute), after if minute > middle else before)
-                for i, (minute, text) in enumerate(zip(picked, texts, strict=True))
-            ]
+            # the minutes ascend: those up to the middle take the earlier place
+            early = bisect_right(picked, middle)
+            places = [before] * early + [after] * (run - early)
+            messages += map(Message, range(start, start + run), texts, map(stamp, picked), places)
             noise.update(range(start, len(messages)))
             used += run
         if gap < len(real):

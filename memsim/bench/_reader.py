@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
+from memsim.bench._index import facts_of
 from memsim.bench._lexicon import EVERY
 from memsim.bench._reading import Part, relevant
 from memsim.bench._rules import answer_part
 from memsim.bench._tokenize import has_cjk, tokenize
 from memsim.bench._types import Message
-from memsim.bench._values import day_of, hearsay
+from memsim.bench._values import day_of
 
 BATCH = 32
 """Items per call of :meth:`Reader.answer`."""
@@ -162,7 +163,7 @@ def rule_hits(item: ReaderItem) -> dict[str, int]:
         split = {letter: [option] for letter, option in item.choices.items()}
     asked = day_of(item.question_time)
     # what others said is no fact of the user's life: the rules do not read it
-    facts = tuple(m for m in item.memory if not hearsay(m.text))
+    facts = facts_of(item.memory)
     hits = dict.fromkeys(item.choices, 0)
     for j, question in enumerate(questions):
         candidates = tuple(dict.fromkeys(parts[j] for _, parts in sorted(split.items())))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memsim.bench._index import index_of, mentioning
 from memsim.bench._lexicon import EN, EVERY
 from memsim.bench._tokenize import token_set, tokenize
 from memsim.bench._types import Message
@@ -23,7 +24,6 @@ from memsim.bench._values import (
     hearsay,
     may_name_day,
     measure,
-    mentions,
     month_day,
     number,
     people,
@@ -139,7 +139,7 @@ def pick_word(candidates: Sequence[str], word: str) -> str | None:
 
 def speaking_of(memory: Sequence[Message], who: str) -> list[Message]:
     """The messages about ``who``, latest first."""
-    return [m for m in reversed(memory) if mentions(m.text, who)]
+    return [memory[i] for i in reversed(mentioning(memory, who))]
 
 
 def day_of_year(text: str) -> float | None:
@@ -185,20 +185,10 @@ def relevant(question: str, memory: Sequence[Message]) -> list[Message]:
     """The messages about what an English question asks of: about its subject (see
     :func:`subject`), else sharing a content word with it; never hearsay."""
     who = subject(question)
+    if who is not None:  # the index finds the few messages about it
+        return [m for i in mentioning(memory, who) if not hearsay((m := memory[i]).text)]
     words = frozenset(tokenize(core(question))) - STOP
-    verdicts: dict[str, bool] = {}  # per distinct text: a long memory repeats its noise
-    out = []
-    for m in memory:
-        keep = verdicts.get(m.text)
-        if keep is None:
-            keep = verdicts[m.text] = not hearsay(m.text) and (
-                mentions(m.text, who)
-                if who is not None
-                else not words.isdisjoint(token_set(m.text))
-            )
-        if keep:
-            out.append(m)
-    return out
+    return [m for i in index_of(memory).sharing(words) if not hearsay((m := memory[i]).text)]
 
 
 @lru_cache(maxsize=1 << 16)

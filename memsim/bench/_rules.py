@@ -25,6 +25,7 @@ from memsim.bench._calendar import (
     weekday,
 )
 from memsim.bench._condition import condition
+from memsim.bench._index import mentioning
 from memsim.bench._lexicon import EN
 from memsim.bench._reading import (
     Part,
@@ -41,7 +42,7 @@ from memsim.bench._reading import (
     value_of,
 )
 from memsim.bench._tokenize import token_set, tokenize
-from memsim.bench._values import about_user, duration_hours, measure, mentions, number, people
+from memsim.bench._values import about_user, duration_hours, measure, number, people
 
 _LOWER_RE = re.compile(r"\b(?:lower|earlier|younger|shorter|smaller|less|fewer)\b", re.I)
 _MARGIN_RE = re.compile(EN.margin, re.I) if EN.margin else None
@@ -214,7 +215,7 @@ def conditional(p: Part) -> str | None:
             continue
         named = people(key.text)
         if named:
-            about_it = {m.mid for m in p.memory if mentions(m.text, f"my {named[0]}")}
+            about_it = {p.memory[i].mid for i in mentioning(p.memory, f"my {named[0]}")}
         else:
             key_marks = marks(key.text) - set(tokenize(value))
             need = min(2, len(key_marks))
@@ -238,9 +239,8 @@ def stated(p: Part) -> str | None:
         return None
     asked = set(tokenize(core(p.question)))
     best: tuple[int, bool, int, str] | None = None
-    for i, m in enumerate(p.memory):
-        if who is not None and not mentions(m.text, who):
-            continue
+    for i in range(len(p.memory)) if who is None else mentioning(p.memory, who):
+        m = p.memory[i]
         words = token_set(m.text)
         on_topic = len(asked & words)
         for c in p.candidates:
