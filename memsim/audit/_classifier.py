@@ -147,20 +147,7 @@ class FormatClassifier:
         folds = rows.index[keep]
         g = _first_seen(folds * rows.attrs + rows.attr[keep]) if pair.same_attribute else folds
         scores = cross_validated(rows.features[rows.text[keep]], y, folds)
-        kinds = rows.kind[keep]
-        table = {}
-        for kind in [*sorted(set(kinds.tolist())), "all"]:
-            mask = np.ones(len(y), bool) if kind == "all" else kinds == kind
-            value, se, pairs = within_auc(scores[mask], y[mask], g[mask])
-            if pairs:
-                table[kind] = {
-                    "auc": round(value, 4),
-                    "chance": 0.5,
-                    "z": round((value - 0.5) / se, 2),
-                    "n": pairs,
-                    "trajectories": _paired(y[mask], g[mask], folds[mask]),
-                }
-        return table
+        return kind_table(scores, y, g, folds, rows.kind[keep])
 
 
 class _Rows:
@@ -190,6 +177,27 @@ class _Rows:
         self.attrs = max(len(attrs), 1)
         self.index = np.array(index, dtype=np.int64)
         self.kind = np.array(kind, dtype=object)
+
+
+def kind_table(
+    scores: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: np.ndarray, kinds: np.ndarray
+) -> dict[str, dict[str, float]]:
+    """A pair's table: the within-group AUC of the out-of-fold ``scores`` per QA kind
+    and over all, with its z against 0.5, its pairs and the trajectories they come from
+    (kinds with no pair left out)."""
+    table: dict[str, dict[str, float]] = {}
+    for kind in [*sorted(set(kinds.tolist())), "all"]:
+        mask = np.ones(len(y), bool) if kind == "all" else kinds == kind
+        value, se, pairs = within_auc(scores[mask], y[mask], groups[mask])
+        if pairs:
+            table[kind] = {
+                "auc": round(value, 4),
+                "chance": 0.5,
+                "z": round((value - 0.5) / se, 2),
+                "n": pairs,
+                "trajectories": _paired(y[mask], groups[mask], folds[mask]),
+            }
+    return table
 
 
 def _first_seen(keys: np.ndarray) -> np.ndarray:

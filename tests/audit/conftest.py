@@ -4,6 +4,8 @@ tests/integration/test_audit.py)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMDAILY_CANDIDATES = (ROOT.parent / "shared" / "memdaily", ROOT.parents[1] / "shared" / "memdaily")
+
+
+def generate(
+    base: Path, schema: Path, n: int, per_type: int, types: str = "", timeout: float = 300
+) -> Path:
+    """``memsim profiles`` (``n``, seed 0) into ``base/p``, then ``memsim generate`` (seed
+    0, ``per_type`` of ``types``, every kind when empty) into ``base/d``, through the CLI
+    as a user runs them; ``base``."""
+    profiles, dataset = str(base / "p"), str(base / "d")
+    kinds = ["--types", types] if types else []
+    for step in (
+        ["profiles", "--schema", str(schema), "--n", str(n), "--seed", "0", "--out", profiles],
+        ["generate", "--schema", str(schema), "--profiles", profiles, "--out", dataset,
+         "--seed", "0", "--per-type", str(per_type), *kinds],
+    ):  # fmt: skip
+        cmd = [sys.executable, "-m", "memsim", *step, "--no-progress"]
+        subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=timeout)
+    return base
 
 
 def record(tid: int, times: list[str], **qa: Any) -> dict[str, Any]:

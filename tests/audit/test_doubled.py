@@ -5,34 +5,22 @@ said with its own "on") and one warning per doubled word written into it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memsim.audit import load_context, open_source, run_audit
 from memsim.audit._doubled import doubled
+from tests.audit.conftest import generate
 
 ROOT = Path(__file__).resolve().parents[2]
 FARM = ROOT / "tests" / "data" / "farm.en.yaml"
 CHECK = "doubled_words"
 
 
-def _memsim(*args: str) -> None:
-    cmd = [sys.executable, "-m", "memsim", *args, "--no-progress"]
-    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=300)
-
-
 @pytest.fixture(scope="module")
 def farm(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("doubled")
-    _memsim("profiles", "--schema", str(FARM), "--n", "30", "--seed", "0", "--out", str(base / "p"))
-    _memsim(
-        "generate", "--schema", str(FARM), "--profiles", str(base / "p"), "--out",
-        str(base / "d"), "--seed", "0", "--per-type", "10", "--types", "simple,temporal,noisy",
-    )  # fmt: skip
-    return base
+    return generate(tmp_path_factory.mktemp("doubled"), FARM, 30, 10, "simple,temporal,noisy")
 
 
 def _audit(dataset: Path, base: Path) -> tuple[dict[str, int], list[str]]:

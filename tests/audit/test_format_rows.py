@@ -4,48 +4,32 @@ generated dataset; ``_first_seen`` numbers keys as a dict numbers them."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
 from memsim.audit import load_context, open_source
-from memsim.audit._classifier import PAIRS, FormatClassifier, Pair, _first_seen, _paired
-from memsim.audit._logistic import cross_validated, features, within_auc
+from memsim.audit._classifier import PAIRS, FormatClassifier, Pair, _first_seen, kind_table
+from memsim.audit._logistic import cross_validated, features
 from memsim.audit._types import CheckStats
+from tests.audit.conftest import generate
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _memsim(*args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "memsim", *args, "--no-progress"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("format_rows")
-    schema = str(ROOT / "schemas" / "daily_life.en.yaml")
-    _memsim("profiles", "--schema", schema, "--n", "120", "--seed", "0", "--out", str(base / "p"))
-    _memsim(
-        "generate", "--schema", schema, "--profiles", str(base / "p"), "--out", str(base / "d"),
-        "--seed", "0", "--per-type", "12",
-    )  # fmt: skip
-    return base / "d"
+    schema = ROOT / "schemas" / "daily_life.en.yaml"
+    return generate(base, schema, 120, 12, timeout=600) / "d"
 
 
 def _one_by_one(
     items: list[tuple[int, str, list[tuple[str, str, str]]]], pair: Pair
 ) -> dict[str, dict[str, float]]:
-    """A pair's table from the rows listed one by one (the classifier's former loop)."""
+    """A pair's table from the rows listed one by one (the classifier's former loop),
+    scored and tabled by the classifier's own ``kind_table``."""
     feats, labels, groups, kinds, trajectories = [], [], [], [], []
     names: dict[tuple[int, str], int] = {}
     for index, kind, rows in items:
@@ -67,20 +51,7 @@ def _one_by_one(
         return {}
     g, folds = np.array(groups, dtype=np.int64), np.array(trajectories, dtype=np.int64)
     scores = cross_validated(np.array(feats, dtype=np.float64), y, folds)
-    k = np.array(kinds)
-    table: dict[str, dict[str, Any]] = {}
-    for kind in [*sorted(set(kinds)), "all"]:
-        mask = np.ones(len(y), bool) if kind == "all" else k == kind
-        value, se, n = within_auc(scores[mask], y[mask], g[mask])
-        if n:
-            table[kind] = {
-                "auc": round(value, 4),
-                "chance": 0.5,
-                "z": round((value - 0.5) / se, 2),
-                "n": n,
-                "trajectories": _paired(y[mask], g[mask], folds[mask]),
-            }
-    return table
+    return kind_table(scores, y, g, folds, np.array(kinds))
 
 
 def test_the_columns_give_the_tables_of_the_rows_one_by_one(generated: Path) -> None:

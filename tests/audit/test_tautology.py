@@ -5,8 +5,6 @@ written into a real dataset (en and zh, generated through the CLI)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,31 +14,17 @@ from memsim.audit import load_context, open_source, run_audit
 from memsim.profile import load_profile
 from memsim.schema import load_schema
 from memsim.verbalize import says_itself, schema_locale
+from tests.audit.conftest import generate
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = "tautological_statements"
 
 
-def _memsim(*args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "memsim", *args, "--no-progress"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-
-
 @pytest.fixture(scope="module", params=["en", "zh"])
 def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp(f"tautology_{request.param}")
-    schema = str(ROOT / "schemas" / f"daily_life.{request.param}.yaml")
-    _memsim("profiles", "--schema", schema, "--n", "40", "--seed", "0", "--out", str(base / "p"))
-    _memsim(
-        "generate", "--schema", schema, "--profiles", str(base / "p"), "--out", str(base / "d"),
-        "--seed", "0", "--per-type", "8", "--types", "simple,conditional,aggregative,noisy",
-    )  # fmt: skip
-    return base
+    schema = ROOT / "schemas" / f"daily_life.{request.param}.yaml"
+    return generate(base, schema, 40, 8, "simple,conditional,aggregative,noisy")
 
 
 def _audit(dataset: Path, base: Path) -> Any:
