@@ -183,9 +183,9 @@ def _change_days(facts: list[tuple[Entity, Fact]], when: dt.datetime, loc: Local
     stamp = when.isoformat(timespec="minutes")
     out = set()
     for _, fact in facts:
-        since = [s.since for s in fact.history[1:] if s.since is not None and s.since <= stamp]
-        if since:
-            out.add(render_date(dt.datetime.fromisoformat(since[-1]).date(), loc))
+        step = fact.last_change(stamp)
+        if step is not None and step.since is not None:
+            out.add(render_date(dt.datetime.fromisoformat(step.since).date(), loc))
     return out
 
 

@@ -42,6 +42,15 @@ class Fact(NamedTuple):
                 current = step.value
         return current
 
+    def last_change(self, when: str) -> ValueStep | None:
+        """The change that brought the value in force at ISO date-time ``when`` (None:
+        the value has not changed by then)."""
+        last = None
+        for step in self.history[1:]:
+            if step.since is not None and step.since <= when:
+                last = step
+        return last
+
     @property
     def final_value(self) -> Any:
         return self.history[-1].value if self.history else self.value

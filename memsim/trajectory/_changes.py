@@ -26,8 +26,7 @@ tell a change, where most other facts come up once."""
 
 def changed_before(fact: Fact, when: dt.datetime) -> bool:
     """Whether the fact's value changed at or before ``when`` (a change to tell)."""
-    stamp = when.isoformat(timespec="minutes")
-    return any(s.since is not None and s.since <= stamp for s in fact.history[1:])
+    return fact.last_change(when.isoformat(timespec="minutes")) is not None
 
 
 def tells_change(
@@ -46,9 +45,8 @@ def change_text(
     ctx: QAContext, entity: Entity, fact: Fact, when: dt.datetime, rng: np.random.Generator
 ) -> str:
     """The change that brought the value in force at ``when``, said explicitly."""
-    stamp = when.isoformat(timespec="minutes")
-    step = [s for s in fact.history[1:] if s.since is not None and s.since <= stamp][-1]
-    assert step.since is not None
+    step = fact.last_change(when.isoformat(timespec="minutes"))
+    assert step is not None and step.since is not None
     change = ctx.attribute(entity, fact.attribute).changes
     cause = change.said.get(ctx.loc.code, change.cause) if change else str(step.cause)
     template = ctx.choose(ctx.loc.history.change_told, rng)

@@ -219,7 +219,11 @@ def without_dates(text: str, loc: LocaleData) -> str:
     a wage of 17)."""
     folded = fold(text)
     for pattern in patterns(loc).dates:
-        folded = pattern.pattern.sub(lambda m: " " * len(m.group(0)), folded)
+        # each date pattern on the text as the previous ones left it, behind its guard
+        # (a text with no month name, most of them, runs none of the patterns)
+        spans = [m.span() for m in pattern.finditer(folded)]
+        for start, end in spans:
+            folded = folded[:start] + " " * (end - start) + folded[end:]
     return folded
 
 
