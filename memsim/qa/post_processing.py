@@ -16,6 +16,7 @@ of whose weekdays or domains is a distractor, and its evidence date is said abso
 (the trajectory starts weeks before it), so the answer is not the only option written in
 the conversation; the e-mail domains no one's address says are said to be someone
 else's (the locale's ``hearsay_of``).
+
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import pick_distinct
 from memsim.qa._context import QAContext
 from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
+from memsim.qa._plan import PAIRED
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef, Hearsay
 from memsim.schema import time_attribute
@@ -99,11 +101,22 @@ def _typed(ctx: QAContext, group: list[Entity], name: str) -> list[tuple[Entity,
 
 
 def available(ctx: QAContext, group: list[Entity]) -> list[str]:
-    """The transforms some attribute of the group allows, in registration order."""
-    allowed = {
-        t for e in group for a in ctx.askable(e, "post_processing") for t in ctx.transforms(e, a)
-    }
-    return [name for name in TRANSFORMS if name in allowed]
+    """The transforms the group can be asked, in registration order: some attribute
+    allows it, and a transform of two values has two (one item's price alone has no
+    difference to take; memsim.qa._plan's ``PAIRED``)."""
+    having: dict[str, list[str]] = {}  # transform -> the attribute of each value
+    for e in group:
+        for a in ctx.askable(e, "post_processing"):
+            for t in ctx.transforms(e, a):
+                having.setdefault(t, []).append(a)
+    return [name for name in TRANSFORMS if name in having and _enough(name, having[name])]
+
+
+def _enough(name: str, attrs: list[str]) -> bool:
+    need = PAIRED.get(name)
+    if need == "same":
+        return len(attrs) > len(set(attrs))  # some attribute of two entities
+    return need is None or len(attrs) >= 2
 
 
 @transform("digit_sum")
@@ -313,7 +326,7 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     )
 
 
-@qa_kind("post_processing", ("roles", "events", "user"))
+@qa_kind("post_processing", ("roles", "events", "user", "items", "places"))
 def post_processing(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
