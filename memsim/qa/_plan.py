@@ -151,6 +151,19 @@ def _count(schema: Schema, kinds: list[str]) -> str | None:
 PAIRED = {"difference": "same", "age_difference": "same", "days_between": "any"}
 """Transforms of two values: of one attribute of two entities (``same``) or of any two
 dated values (``any``); the others need one value."""
+DIGITS = 6
+"""Digits a value needs for a digit-sum question (of its last 2-4 digits)."""
+
+
+def _digits(schema: Schema, kind: str, attr: str) -> int:
+    """The fewest digits a value of the attribute has, where its distribution says
+    (a phone's length, a digits pattern's ``#`` and ``%``); 0 where it does not."""
+    dist = schema.attributes_of(kind)[attr].dist
+    if dist.kind == "phone":
+        return int(dist.length)
+    if dist.kind == "digits":
+        return min(sum(c in "#%" or c.isdigit() for c in p) for p in dist.patterns)
+    return 0
 
 
 def _transform(schema: Schema, kinds: list[str]) -> str | None:
@@ -161,6 +174,8 @@ def _transform(schema: Schema, kinds: list[str]) -> str | None:
     for k in kinds:
         for a in _static(schema, k, "post_processing"):
             for t in transforms_of(schema, k, a):
+                if t == "digit_sum" and _digits(schema, k, a) < DIGITS:
+                    continue  # a 4-digit door code has no digit sum to ask
                 by = values.setdefault(t, {})
                 by[a] = by.get(a, 0) + schema.entities[k].count
     for t, by in values.items():
@@ -172,7 +187,8 @@ def _transform(schema: Schema, kinds: list[str]) -> str | None:
     if values:
         return (
             "no post-processing transform has what it needs: a difference needs two "
-            "entities with the attribute, days between two dates"
+            "entities with the attribute, days between two dates, a digit sum values "
+            f"of {DIGITS} digits or more"
         )
     return "no attribute that never changes has a post-processing transform"
 

@@ -30,7 +30,7 @@ from memsim.profile import Entity, Profile
 from memsim.qa._choices import pick_distinct
 from memsim.qa._context import QAContext
 from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
-from memsim.qa._plan import PAIRED
+from memsim.qa._plan import DIGITS, PAIRED
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft, FactRef, Hearsay
 from memsim.schema import time_attribute
@@ -108,7 +108,8 @@ def available(ctx: QAContext, group: list[Entity]) -> list[str]:
     for e in group:
         for a in ctx.askable(e, "post_processing"):
             for t in ctx.transforms(e, a):
-                having.setdefault(t, []).append(a)
+                if t != "digit_sum" or _digits(e.facts[a].value) >= DIGITS:
+                    having.setdefault(t, []).append(a)
     return [name for name in TRANSFORMS if name in having and _enough(name, having[name])]
 
 
@@ -119,12 +120,14 @@ def _enough(name: str, attrs: list[str]) -> bool:
     return need is None or len(attrs) >= 2
 
 
+def _digits(value: object) -> int:
+    return sum(c.isdigit() for c in str(value))
+
+
 @transform("digit_sum")
 def _digit_sum(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Draft | None:
     pairs = [
-        (e, a)
-        for e, a in _typed(ctx, group, "digit_sum")
-        if sum(c.isdigit() for c in str(e.facts[a].value)) >= 6
+        (e, a) for e, a in _typed(ctx, group, "digit_sum") if _digits(e.facts[a].value) >= DIGITS
     ]
     if not pairs:
         return None
