@@ -19,6 +19,8 @@ from string import Formatter
 
 from memsim.qa._registry import QA_KINDS
 from memsim.schema import (
+    Digits,
+    Phone,
     Problem,
     Schema,
     asked_by,
@@ -159,9 +161,9 @@ def _digits(schema: Schema, kind: str, attr: str) -> int:
     """The fewest digits a value of the attribute has, where its distribution says
     (a phone's length, a digits pattern's ``#`` and ``%``); 0 where it does not."""
     dist = schema.attributes_of(kind)[attr].dist
-    if dist.kind == "phone":
-        return int(dist.length)
-    if dist.kind == "digits":
+    if isinstance(dist, Phone):
+        return dist.length
+    if isinstance(dist, Digits):
         return min(sum(c in "#%" or c.isdigit() for c in p) for p in dist.patterns)
     return 0
 
