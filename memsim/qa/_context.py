@@ -209,12 +209,16 @@ class QAContext:
 
     def group_label(self, entities: Sequence[Entity], plural: bool) -> str:
         """The label of a group's kinds; the user is left out (a question about "me and
-        my relatives" names the user apart)."""
-        kinds = list(dict.fromkeys(e.kind for e in entities if e.scenario != "user"))
-        kinds = kinds or [entities[0].kind]
+        my relatives" names the user apart). In the plural, a kind of which the group
+        holds one entity keeps its singular ("me and my PI and labmates")."""
+        others = [e.kind for e in entities if e.scenario != "user"]
+        kinds = list(dict.fromkeys(others)) or [entities[0].kind]
         labels = [self.schema.entities[k].label.get(self.loc.code, k) for k in kinds]
         if plural:
-            labels = [self.loc.plural_of(x) for x in labels]
+            labels = [
+                self.loc.plural_of(x) if others.count(k) != 1 or len(kinds) == 1 else x
+                for k, x in zip(kinds, labels, strict=True)
+            ]
         out = labels[0]
         for extra in labels[1:]:
             out = (self.loc.both if plural else self.loc.either).format(a=out, b=extra)

@@ -19,6 +19,8 @@ from string import Formatter
 
 from memsim.qa._registry import QA_KINDS
 from memsim.schema import (
+    Digits,
+    Phone,
     Problem,
     Schema,
     asked_by,
@@ -148,10 +150,48 @@ def _count(schema: Schema, kinds: list[str]) -> str | None:
     )
 
 
+PAIRED = {"difference": "same", "age_difference": "same", "days_between": "any"}
+"""Transforms of two values: of one attribute of two entities (``same``) or of any two
+dated values (``any``); the others need one value."""
+DIGITS = 6
+"""Digits a value needs for a digit-sum question (of its last 2-4 digits)."""
+
+
+def _digits(schema: Schema, kind: str, attr: str) -> int:
+    """The fewest digits a value of the attribute has, where its distribution says
+    (a phone's length, a digits pattern's ``#`` and ``%``); 0 where it does not."""
+    dist = schema.attributes_of(kind)[attr].dist
+    if isinstance(dist, Phone):
+        return dist.length
+    if isinstance(dist, Digits):
+        return min(sum(c in "#%" or c.isdigit() for c in p) for p in dist.patterns)
+    return 0
+
+
 def _transform(schema: Schema, kinds: list[str]) -> str | None:
+    """Whether some transform can be asked in every profile: one value for a one-value
+    transform, two entities with the attribute for a difference, two dated values for
+    days between (one item's price alone has no difference to ask)."""
+    values: dict[str, dict[str, int]] = {}  # transform -> attribute -> entities having it
     for k in kinds:
-        if any(transforms_of(schema, k, a) for a in _static(schema, k, "post_processing")):
+        for a in _static(schema, k, "post_processing"):
+            for t in transforms_of(schema, k, a):
+                if t == "digit_sum" and _digits(schema, k, a) < DIGITS:
+                    continue  # a 4-digit door code has no digit sum to ask
+                by = values.setdefault(t, {})
+                by[a] = by.get(a, 0) + schema.entities[k].count
+    for t, by in values.items():
+        need = PAIRED.get(t)
+        if need is None or (need == "same" and max(by.values()) >= 2):
             return None
+        if need == "any" and sum(by.values()) >= 2:
+            return None
+    if values:
+        return (
+            "no post-processing transform has what it needs: a difference needs two "
+            "entities with the attribute, days between two dates, a digit sum values "
+            f"of {DIGITS} digits or more"
+        )
     return "no attribute that never changes has a post-processing transform"
 
 
@@ -179,11 +219,13 @@ def _user(kind: str, schema: Schema, user: str) -> str | None:
                 return None
         return "the user shares no ordered attribute with people of the user's pool"
     if kind == "aggregative":
-        if _countable(schema, [user, *roles]):
+        pooled = [r for r in roles if pool_of(schema, r) == pool_of(schema, user)]
+        if _countable(schema, [user, *pooled]):
             return None
         return (
-            f"no countable attribute is had by the user and every roles kind "
-            f"({', '.join(roles) or 'none'}): counting me among the others needs one"
+            f"no countable attribute is had by the user and every roles kind of the "
+            f"user's pool ({', '.join(pooled) or 'none'}): counting me among the others "
+            "needs one"
         )
     if kind == "post_processing":
         # two of the user's numbers at least: a transform's answer is flattened, so one
@@ -252,6 +294,7 @@ _SINCE_V2 = {
     "aggregative": ("items", "places"),
     "knowledge_update": ("items", "places", "events"),
     "temporal": ("items", "places"),
+    "post_processing": ("items", "places"),
 }
 """Scenarios these kinds ask since the second version: left out of a schema that gives
 them nothing to ask without a warning (see :func:`_expected`)."""
@@ -267,6 +310,8 @@ def _expected(schema: Schema, kind: str, scenario: str, kinds: list[str]) -> boo
         return True
     if kind in ("comparative", "aggregative"):
         return sum(schema.entities[k].count for k in kinds) >= 2
+    if kind == "post_processing":  # a transform declared where none can be taken
+        return any(a.transforms for k in kinds for a in schema.attributes_of(k).values())
     return any(a.changes is not None for k in kinds for a in schema.attributes_of(k).values())
 
 

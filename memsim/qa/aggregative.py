@@ -275,9 +275,11 @@ def count_options(
 def aggregative(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
-    # about the user: "how many of us" (the user and the people of their life)
+    # about the user: "how many of us" (the user and the people of their life, of the
+    # user's pool: a domain's outside collaborators are not counted beside its labmates)
     if scenario == "user":
-        group = ctx.with_user(profile)
+        user = ctx.group(profile, "user")
+        group = [e for e in ctx.with_user(profile) if user and ctx.pooled(e, user[0])]
     else:
         pools = ctx.pools(ctx.group(profile, scenario))
         pick = int(rng.integers(len(pools))) if len(pools) > 1 else 0

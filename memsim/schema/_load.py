@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
-from typing import Any
+from typing import Any, get_args
 
 import networkx as nx
 import pydantic
@@ -14,6 +14,7 @@ import yaml
 
 from memsim._yaml import Loader, YamlBombError, check_expansion
 from memsim.schema._checks import Path, Problem, check_schema
+from memsim.schema._distributions import Distribution
 from memsim.schema._models import Schema
 from memsim.schema._refs import all_node_keys, node_id, node_parents
 from memsim.schema._tokens import check_no_tokens
@@ -148,6 +149,8 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
             unknown = err["type"] == "extra_forbidden"
             what = ".".join(str(p) for p in err["loc"])
             msg = f"unknown key '{err['loc'][-1]}'" if unknown else f"{what}: {err['msg']}"
+            if unknown:
+                msg += _allowed_hint(data, err["loc"][:-1])
             found.append((source.locate(err["loc"], at_key=unknown), msg))
         raise fail() from None
     # the cycle search skips references the checks report as broken, so a cycle is
@@ -164,6 +167,32 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
     if filename != "<schema>":
         schema._source = filename  # a relative locale_overlay path is found from it
     return schema
+
+
+def _allowed_hint(data: Any, loc: Sequence[int | str]) -> str:
+    """The keys a distribution takes, for an unknown key inside one (``uniform_int``
+    takes ``low``/``high``, not the attribute's ``min``/``max``): a new user guesses
+    parameters, and the message then says which there are."""
+    for step in loc:
+        if not isinstance(data, dict | list):
+            return ""
+        if isinstance(data, dict) and step not in data and data.get("kind") == step:
+            continue  # pydantic's location names the union member by its tag
+        try:
+            data = data[step] if isinstance(data, dict) else data[int(step)]
+        except (KeyError, IndexError, ValueError):
+            return ""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    model = _DIST_MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        return ""
+    return f" ({kind} takes: {', '.join(model.model_fields)})"
+
+
+_DIST_MODELS: dict[str, type[pydantic.BaseModel]] = {
+    get_args(cls.model_fields["kind"].annotation)[0]: cls
+    for cls in get_args(get_args(Distribution)[0])
+}
 
 
 def _check_cycles(schema: Schema) -> list[Problem]:

@@ -35,6 +35,7 @@ def test_daily_life_plans_every_scenario_of_every_kind(name: str) -> None:
         "aggregative": ("items", "places"),
         "knowledge_update": ("items", "places", "events"),
         "temporal": ("items", "places"),
+        "post_processing": ("items", "places"),  # one item's price: no difference
     }
     for kind in KIND_ORDER:
         everything = QA_KINDS.get(kind).all_scenarios
@@ -119,3 +120,43 @@ def test_a_scenario_whose_values_cannot_give_four_options_is_not_planned(tmp_pat
     assert proc.returncode == 0
     assert f"{path}:" in proc.stderr + proc.stdout
     assert "no simple question about places" in proc.stderr + proc.stdout
+
+
+DATA = ROOT / "tests" / "data"
+
+
+def _data(name: str) -> Schema:
+    path = DATA / name
+    return parse_schema(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_post_processing_asks_items_and_places_that_have_a_transform_to_take() -> None:
+    # lab: two instruments (service dates: weekday, days between) and two datasets
+    # (sizes: a difference) are asked; its one facility's hourly rate has no second
+    # value to take a difference with, so places are left out, and validate says why
+    lab = _data("lab.en.yaml")
+    reasons = scenario_reasons(lab, "post_processing")
+    assert reasons["items"] is None
+    assert "two entities" in str(reasons["places"])  # said only if declared there
+    # campus: one textbook's price and one study place's walk, no difference to take
+    # (the check used to pass any transform, and generate would fail after 400 draws)
+    campus = _load("campus.en.yaml")
+    assert not {"items", "places"} & set(planned_scenarios(campus, "post_processing"))
+
+
+def test_counting_the_user_counts_only_the_users_pool() -> None:
+    # lab: the researcher is pooled with the PI and labmates, not the collaborators,
+    # who have no time in the lab: counting "me and my PI and labmates" is planned
+    lab = _data("lab.en.yaml")
+    assert "user" in planned_scenarios(lab, "aggregative")
+    club = _data("club.zh.yaml")  # the member and partners pool apart from the coaches
+    assert "user" in planned_scenarios(club, "aggregative")
+
+
+def test_a_digit_sum_needs_values_of_six_digits() -> None:
+    # tour's studio: a door code of 4-5 digits ("%###") and one studio's rate and drive;
+    # planned by any transform, generate failed after 400 draws of digit sums
+    tour = _data("tour.en.yaml")
+    assert "6 digits" in str(scenario_reasons(tour, "post_processing")["places"])
+    # daily life's relatives' and colleagues' phones (10 digits) still are
+    assert "roles" in planned_scenarios(_load("daily_life.en.yaml"), "post_processing")

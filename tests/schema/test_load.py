@@ -53,6 +53,16 @@ def test_unknown_key_points_at_the_key() -> None:
     assert msg == f"s.yaml:{line_of(text, 'colour')}:7: unknown key 'colour'"
 
 
+def test_an_unknown_key_of_a_distribution_says_the_keys_it_takes() -> None:
+    # a new user's guess: an attribute's min/max as uniform_int's bounds (lab.en.yaml)
+    text = edit("{kind: uniform_int, low: 22, high: 60}", "{kind: uniform_int, min: 22, max: 60}")
+    found = problems(text)
+    assert len(found) == 2
+    for msg in found:
+        assert msg.endswith("(uniform_int takes: given, offset_from, kind, low, high, cases)")
+    at(found, text, "min: 22", "unknown key 'min'")
+
+
 def test_duplicate_key_is_an_error() -> None:
     text = edit("    count: 1\n", "    count: 1\n    count: 1\n")
     line = line_of(text, "count: 1") + 1  # the second of the two
