@@ -17,15 +17,6 @@ of whose weekdays or domains is a distractor, and its evidence date is said abso
 the conversation; the e-mail domains no one's address says are said to be someone
 else's (the locale's ``hearsay_of``).
 
-The transform of a question about roles, events, items or places is dealt from a deck
-over the trajectories of its kind and scenario (:mod:`memsim.qa._strata`), and so is a
-weekday question's answer, over the weekday questions (one per deck of transforms): a
-weekday drawn independently strayed (farm, seed 0: "Sunday" the answer to 11 of the 22
-questions that offered it). A profile that has not the dealt weekday among its dates is
-asked the next one it has, in the week's order: the answer stays right and each weekday
-is the answer equally often in expectation (weekdays are alike under a uniform date), and
-its count strays less than drawn, though not to exact shares (a profile has 2-4 dates,
-so the dealt weekday is often not among them).
 """
 
 from __future__ import annotations
@@ -41,14 +32,9 @@ from memsim.qa._context import QAContext
 from memsim.qa._numeric import age_gap, day_gap, digit_sum_share, flat_options, pool_share
 from memsim.qa._plan import DIGITS, PAIRED
 from memsim.qa._registry import qa_kind
-from memsim.qa._strata import balanced, dealing
 from memsim.qa._types import Draft, FactRef, Hearsay
 from memsim.schema import time_attribute
 
-NAME_DECK, WEEKDAY_DECK = 8, 9
-"""Salts of the transform and weekday decks (see memsim.qa._strata for the others)."""
-HOLD = 16
-"""Attempts a dealt transform and weekday are held for (as memsim.qa._deal holds its)."""
 DRAWS = 32
 """Draws of the chosen transform before giving it up (transforms come out in about
 equal shares, so numeric ones are at least half of a scenario's)."""
@@ -317,11 +303,6 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     dated = _typed(ctx, group, "weekday")
     if not dated:
         return None
-    card = _weekday_card(ctx, group, rng)
-    if card is not None:  # the dealt weekday, else the next one the profile has
-        days = {_day(e, a).weekday() for e, a in dated}
-        first = next((card + k) % 7 for k in range(7) if (card + k) % 7 in days)
-        dated = [(e, a) for e, a in dated if _day(e, a).weekday() == first]
     entity, attr = dated[int(rng.integers(len(dated)))]
     weekdays = ctx.loc.calendar.weekdays
     answer = weekdays[_day(entity, attr).weekday()]
@@ -348,14 +329,6 @@ def _weekday(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> D
     )
 
 
-def _weekday_card(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> int | None:
-    """The weekday (0 Monday) dealt to this trajectory's weekday question, over the
-    decks of transforms (one weekday question per deck), or None when not dealing."""
-    if not dealing(HOLD):
-        return None
-    return balanced(rng, 7, WEEKDAY_DECK, every=len(available(ctx, group)), hold=HOLD)
-
-
 @qa_kind("post_processing", ("roles", "events", "user", "items", "places"))
 def post_processing(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
@@ -366,7 +339,7 @@ def post_processing(
     names = available(ctx, group)
     if not names:
         return None
-    name = names[balanced(rng, len(names), NAME_DECK, hold=HOLD)]
+    name = names[int(rng.integers(len(names)))]
     # draw again with the same transform: returning None would let the caller draw
     # another one, and the numeric transforms, whose flattening rejects most draws,
     # would become rare
