@@ -184,15 +184,19 @@ def _check_cycles(schema: Schema) -> list[Problem]:
 
 
 def schema_warnings(
-    path: str | FsPath, extra: Callable[[Schema], list[Problem]] | None = None
+    path: str | FsPath,
+    extra: Callable[[Schema], list[Problem]] | None = None,
+    schema: Schema | None = None,
 ) -> list[str]:
     """What ``question_warnings`` (and ``extra``: the CLI passes the QA plan's, which
     this stage cannot import) finds in a schema file that loads, as
-    ``file:line:col: warning: ...`` lines (the schema must load: see load_schema)."""
+    ``file:line:col: warning: ...`` lines (the schema must load: see load_schema).
+    ``schema``: the file as :func:`load_schema` read it, if the caller has it (not
+    parsed again)."""
     from memsim.schema._declared import question_warnings
 
     text = FsPath(path).read_text(encoding="utf-8")
-    schema = parse_schema(text, str(path))
+    schema = schema or parse_schema(text, str(path))
     loader = Loader(text)
     try:
         source = _SourceMap(loader.get_single_node())
