@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
-import networkx as nx
 import pydantic
 import yaml
 
 from memsim._yaml import Loader, YamlBombError, check_expansion
 from memsim.schema._checks import Path, Problem, check_schema
 from memsim.schema._models import Schema
+from memsim.schema._order import topological_order
 from memsim.schema._refs import all_node_keys, node_id, node_parents
 from memsim.schema._tokens import check_no_tokens
 
@@ -167,6 +167,15 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
 
 
 def _check_cycles(schema: Schema) -> list[Problem]:
+    parents: dict[str, list[str]] = {}
+    for key in all_node_keys(schema):
+        refs = node_parents(schema, key, skip_broken=True)
+        parents[node_id(schema, key)] = [node_id(schema, p) for p in refs]
+    if topological_order(parents) is not None:
+        return []
+    # a cycle: networkx names it, as it always has (imported only for a broken schema)
+    import networkx as nx
+
     graph: nx.DiGraph[str] = nx.DiGraph()
     paths: dict[str, Path] = {}
     for key in all_node_keys(schema):
