@@ -85,7 +85,7 @@ def schema_validate(paths: tuple[str, ...]) -> None:
             failed += 1
             click.echo(str(exc), err=True)
             continue
-        for line in schema_warnings(path, plan_problems):
+        for line in schema_warnings(path, plan_problems, s):
             click.echo(line, err=True)
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "

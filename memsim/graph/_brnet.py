@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-import networkx as nx
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from memsim.schema import (
     Attribute,
@@ -18,6 +18,10 @@ from memsim.schema import (
     node_parents,
     resolve_ref,
 )
+from memsim.schema._order import topological_order
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -49,17 +53,16 @@ class BRNet:
 
     def __init__(self, schema: Schema):
         self.schema = schema
-        graph: nx.DiGraph[str] = nx.DiGraph()
         nodes: dict[str, Node] = {}
         for key in all_node_keys(schema):
             attr = schema.attributes_of(key.kind)[key.attr]
             parents = tuple(node_id(schema, p) for p in node_parents(schema, key))
             nid = node_id(schema, key)
             nodes[nid] = Node(nid, key, attr, parents, tuple(schema.values_of(attr)))
-            graph.add_node(nid)
-            graph.add_edges_from((p, nid) for p in parents)
-        # lexicographic tie-breaking keeps the order identical from run to run
-        order = list(nx.lexicographical_topological_sort(graph, key=_declaration_rank(nodes)))
+        # ties broken by declaration order keep the order identical from run to run
+        order = topological_order({nid: n.parents for nid, n in nodes.items()})
+        if order is None or len(order) != len(nodes):
+            raise ValueError(f"schema {schema.name!r}: its dependencies have a cycle")
         for nid in order:  # parents first: a categorical below a non-discrete node is one too
             node = nodes[nid]
             if node.attribute.type == "categorical" and any(
@@ -67,7 +70,19 @@ class BRNet:
             ):
                 nodes[nid] = dataclasses.replace(node, numeric_ancestry=True)
         self.nodes: dict[str, Node] = {nid: nodes[nid] for nid in order}
-        self.graph = graph
+        self._declared = list(nodes)
+
+    @cached_property
+    def graph(self) -> nx.DiGraph[str]:
+        """The network as a networkx graph (d-separation, drawing), built when first
+        asked: the nodes in declaration order, an edge from each parent."""
+        import networkx as nx
+
+        graph: nx.DiGraph[str] = nx.DiGraph()
+        for nid in self._declared:
+            graph.add_node(nid)
+            graph.add_edges_from((p, nid) for p in self.nodes[nid].parents)
+        return graph
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes.values())
@@ -89,9 +104,5 @@ class BRNet:
         return [n for n in self if n.discrete]
 
     def edges(self) -> list[tuple[str, str]]:
-        return sorted(self.graph.edges())
-
-
-def _declaration_rank(nodes: dict[str, Node]) -> object:
-    rank = {nid: f"{i:08d}" for i, nid in enumerate(nodes)}
-    return rank.__getitem__
+        """Every (parent, child) pair once, sorted."""
+        return sorted({(p, n.id) for n in self for p in n.parents})

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from memsim._io import atomic_write_bytes
 from memsim.graph._brnet import BRNet
 from memsim.graph._pgmpy import MissingExtraError
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 def attribute_graph(net: BRNet) -> nx.DiGraph[str]:
     """The network with an entity kind's slots folded together: one node per
     ``kind.attr``, an edge wherever any slot depends on any slot."""
+    import networkx as nx  # only drawing needs it (see memsim.schema._order)
+
     folded: nx.DiGraph[str] = nx.DiGraph()
     for node in net:
         folded.add_node(f"{node.key.kind}.{node.key.attr}", kind=node.key.kind)
@@ -38,6 +42,7 @@ def render_network(net: BRNet, out: str | Path, slots: bool = False) -> None:
         import matplotlib.pyplot as plt
     except ImportError as exc:
         raise MissingExtraError("rendering needs matplotlib: pip install 'memsim[viz]'") from exc
+    import networkx as nx
 
     graph = net.graph.copy() if slots else attribute_graph(net)
     kinds = {n: (net[n].key.kind if slots else n.split(".")[0]) for n in graph}

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-import networkx as nx
 import numpy as np
 
 from memsim.graph import BRNet
@@ -609,6 +608,8 @@ class QAContext:
 
 @lru_cache(maxsize=4096)
 def _relevant(net: BRNet, asked: str, revealed: tuple[str, ...]) -> frozenset[str]:
+    import networkx as nx  # here: a process that never asks it does not import it
+
     keep = set(revealed) - {asked}
     separated = getattr(nx, "is_d_separator", None) or nx.d_separated
     for node in revealed:

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import ndtri
 
 from memsim._registry import Registry, registry
 from memsim.graph import BRNet, DiscreteConditionals, Node
@@ -142,6 +141,10 @@ def sample_gaussian(node: Node, batch: Batch) -> Column:
     mean, std = _case_params(
         node, batch, dist.given_refs(), dist.cases, ("mean", "std"), (dist.mean, dist.std)
     )
+    # imported here: scipy.special costs every process that loads a schema ~0.1 s, and
+    # only sampling a gaussian (profiles, noise lives) needs it
+    from scipy.special import ndtri
+
     x = _offset(node, batch, dist.offset_from) + mean + std * ndtri(batch.u(node))
     return _clip(node, np.rint(x))
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any, get_args
 
-import networkx as nx
 import pydantic
 import yaml
 
@@ -16,6 +15,7 @@ from memsim._yaml import Loader, YamlBombError, check_expansion
 from memsim.schema._checks import Path, Problem, check_schema
 from memsim.schema._distributions import Distribution
 from memsim.schema._models import Schema
+from memsim.schema._order import topological_order
 from memsim.schema._refs import all_node_keys, node_id, node_parents
 from memsim.schema._tokens import check_no_tokens
 
@@ -196,6 +196,15 @@ _DIST_MODELS: dict[str, type[pydantic.BaseModel]] = {
 
 
 def _check_cycles(schema: Schema) -> list[Problem]:
+    parents: dict[str, list[str]] = {}
+    for key in all_node_keys(schema):
+        refs = node_parents(schema, key, skip_broken=True)
+        parents[node_id(schema, key)] = [node_id(schema, p) for p in refs]
+    if topological_order(parents) is not None:
+        return []
+    # a cycle: networkx names it, as it always has (imported only for a broken schema)
+    import networkx as nx
+
     graph: nx.DiGraph[str] = nx.DiGraph()
     paths: dict[str, Path] = {}
     for key in all_node_keys(schema):
@@ -213,15 +222,19 @@ def _check_cycles(schema: Schema) -> list[Problem]:
 
 
 def schema_warnings(
-    path: str | FsPath, extra: Callable[[Schema], list[Problem]] | None = None
+    path: str | FsPath,
+    extra: Callable[[Schema], list[Problem]] | None = None,
+    schema: Schema | None = None,
 ) -> list[str]:
     """What ``question_warnings`` (and ``extra``: the CLI passes the QA plan's, which
     this stage cannot import) finds in a schema file that loads, as
-    ``file:line:col: warning: ...`` lines (the schema must load: see load_schema)."""
+    ``file:line:col: warning: ...`` lines (the schema must load: see load_schema).
+    ``schema``: the file as :func:`load_schema` read it, if the caller has it (not
+    parsed again)."""
     from memsim.schema._declared import question_warnings
 
     text = FsPath(path).read_text(encoding="utf-8")
-    schema = parse_schema(text, str(path))
+    schema = schema or parse_schema(text, str(path))
     loader = Loader(text)
     try:
         source = _SourceMap(loader.get_single_node())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -42,3 +43,23 @@ def test_an_unknown_command_is_refused() -> None:
     result = CliRunner().invoke(main, ["nonsense"])
     assert result.exit_code == 2
     assert "No such command" in result.output
+
+
+def test_validating_and_loading_a_schema_imports_neither_networkx_nor_scipy() -> None:
+    # each costs every process that loads a schema ~0.1 s CPU; only d-separation,
+    # drawing and sampling a gaussian need them, and import them where they do
+    code = (
+        "import json, sys\n"
+        "from memsim.cli import main\n"
+        "from memsim.graph import BRNet\n"
+        "from memsim.schema import load_schema\n"
+        "net = BRNet(load_schema('schemas/daily_life.en.yaml'))\n"
+        "assert net.edges() and len(net) > 100\n"
+        "main(['schema', 'validate', 'schemas/daily_life.zh.yaml'], standalone_mode=False)\n"
+        "print(json.dumps(sorted(m for m in ('networkx', 'scipy') if m in sys.modules)))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    ).stdout.splitlines()
+    assert json.loads(out[-1]) == []
