@@ -56,6 +56,7 @@ class Columns:
         self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
         self._changing: dict[str, npt.NDArray[np.bool_]] = {}
         self._moving: dict[str, Moving | None] = {}
+        self._kinds: dict[str, tuple[Codes, list[str]]] = {}
 
     def counts(
         self,
@@ -168,26 +169,40 @@ class Columns:
         if found is None:
             return None
         compare = COMPARE[op]
-        tables: dict[str, int] = {}
+        kinds, names = self.kinds(attr)
+        kind = kinds[slots, rows]
+        present = np.flatnonzero(kind >= 0)
+        # each kind's table once, in the order the kinds first occur among the pairs,
+        # its threshold's key from the first entity of that kind
+        codes, first = np.unique(kind[present], return_index=True)
+        table_of = np.full(len(names) + 1, -1, dtype=np.int64)  # the last: no fact
         hits: list[list[bool]] = []
-        which = np.full(len(rows), -1, dtype=np.int64)
-        for i, (s, r) in enumerate(zip(slots.tolist(), rows.tolist(), strict=True)):
-            e = self.entities[s][r]
-            if e is None or attr not in e.facts:
-                continue
-            t = tables.get(e.kind)
-            if t is None:
-                try:
-                    limit = self.d.key(e, e.facts[attr], threshold)
-                    hits.append([bool(compare(k, limit)) for k in found[1]])
-                    t = len(hits) - 1
-                except DerivationError:
-                    t = -1
-                except Exception:  # it would be raised per profile too: let that path say so
-                    return None
-                tables[e.kind] = t
-            which[i] = t
-        return _table(hits), which
+        for c, i in sorted(zip(codes.tolist(), present[first].tolist(), strict=True), key=_second):
+            e = self.entities[int(slots[i])][int(rows[i])]
+            assert e is not None
+            try:
+                limit = self.d.key(e, e.facts[attr], threshold)
+                hits.append([bool(compare(k, limit)) for k in found[1]])
+                table_of[c] = len(hits) - 1
+            except DerivationError:
+                pass
+            except Exception:  # it would be raised per profile too: let that path say so
+                return None
+        return _table(hits), table_of[kind]
+
+    def kinds(self, attr: str) -> tuple[Codes, list[str]]:
+        """(slot x profile) codes of the entity's kind where it has a fact of ``attr``
+        (-1: no entity, or no such fact), and the kinds by code."""
+        hit = self._kinds.get(attr)
+        if hit is None:
+            matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
+            index: dict[str, int] = {}
+            for s, cells in enumerate(self.entities):
+                for r, e in enumerate(cells):
+                    if e is not None and attr in e.facts:
+                        matrix[s, r] = index.setdefault(e.kind, len(index))
+            hit = self._kinds[attr] = (matrix, list(index))
+        return hit
 
     # --- the columns ------------------------------------------------------------------
     def codes(self, attr: str) -> tuple[Codes, list[Any]] | None:
@@ -284,6 +299,10 @@ class _NoKey:
 
 
 _NO_KEY = _NoKey()
+
+
+def _second(pair: tuple[int, int]) -> int:
+    return pair[1]
 
 
 def _table(hits: list[list[bool]]) -> Codes:

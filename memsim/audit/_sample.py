@@ -177,7 +177,10 @@ class Sample:
         lookups = [(eid, self._by_values(kind, wanted)) for eid, (kind, wanted) in named]
         # a row where the first entity has no candidate maps nothing: only the rows that
         # have one are walked (in order, so the pairs are the same list)
-        rows = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
+        rows: Iterable[int] = self._rows_with(*named[0][1]) if named else range(len(self.profiles))
+        if len(named) > 1:  # nor can a row where another entity has none
+            rest = [set(self._rows_with(*naming)) for _, naming in named[1:]]
+            rows = [r for r in rows if all(r in other for other in rest)]
         out = self._one(rows, *lookups[0]) if len(lookups) == 1 else self._many(rows, lookups)
         if len(out) < MIN_MATCHES:
             same = {eid: eid for eid, _ in named}

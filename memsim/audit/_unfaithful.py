@@ -153,21 +153,14 @@ def _change_told(
     with the day of the change that brought the value in force (``days``: that day of
     each of the message's facts, as the generator writes it; a date off by a week
     passed when only the sentence was compared)."""
-    if not days:
+    # the date group matches one of the days literally, so a day the text does not
+    # hold can match nowhere: leaving it out keeps the same first match, and the
+    # pattern (compiled once per template and days) recurs across messages
+    present = tuple(sorted(d for d in days if d in text))
+    if not present:
         return False
-    # the days themselves, not any words: a Chinese template puts the cause right after
-    # the date ("自从{date}{cause}以后"), where a lazy group would take one digit
-    said = "(?:" + "|".join(re.escape(d) for d in sorted(days)) + ")"
     for template in templates:
-        pattern = re.escape(template)
-        for key, group in (
-            ("sentence", "(?P<sentence>.+)"),
-            ("cause", "[^.。!?？]+?"),
-            ("date", said),
-        ):
-            pattern = pattern.replace(re.escape("{" + key + "}"), group, 1)
-        # an opener may come first ("Quick update: ..."): short, and without a number
-        found = re.fullmatch(r"(?P<opener>[^0-9]{0,24}?)" + pattern, text)
+        found = _change_pattern(template, present).fullmatch(text)
         if found is None:
             continue
         if found.group("sentence") in renderings:
@@ -175,6 +168,24 @@ def _change_told(
         if found.group("opener") + found.group("sentence") in renderings:
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _change_pattern(template: str, days: tuple[str, ...]) -> re.Pattern[str]:
+    """A change template as a pattern: the sentence any text, the cause any words, the
+    date one of ``days``, after an optional opener."""
+    # the days themselves, not any words: a Chinese template puts the cause right after
+    # the date ("自从{date}{cause}以后"), where a lazy group would take one digit
+    said = "(?:" + "|".join(re.escape(d) for d in days) + ")"
+    pattern = re.escape(template)
+    for key, group in (
+        ("sentence", "(?P<sentence>.+)"),
+        ("cause", "[^.。!?？]+?"),
+        ("date", said),
+    ):
+        pattern = pattern.replace(re.escape("{" + key + "}"), group, 1)
+    # an opener may come first ("Quick update: ..."): short, and without a number
+    return re.compile(r"(?P<opener>[^0-9]{0,24}?)" + pattern)
 
 
 def _change_days(facts: list[tuple[Entity, Fact]], when: dt.datetime, loc: LocaleData) -> set[str]:
