@@ -151,7 +151,6 @@ def infuse(
     gaps = gap_segments(times, asked, noise_count)
     runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
     specs = pool.draw(noise_count, allowed, rng)
-    stamp = fmt.render_minute
     messages: list[Message] = []
     noise: set[int] = set()
     new_evidence: set[int] = set()
@@ -169,7 +168,8 @@ def infuse(
             # the minutes ascend: those up to the middle take the earlier place
             early = bisect_right(picked, middle)
             places = [before] * early + [after] * (run - early)
-            messages += map(Message, range(start, start + run), texts, map(stamp, picked), places)
+            stamps = fmt.render_minutes(picked)
+            messages += map(Message, range(start, start + run), texts, stamps, places)
             noise.update(range(start, len(messages)))
             used += run
         if gap < len(real):
