@@ -10,14 +10,22 @@ counts once. Tokens come from :func:`tokenize` (words for
 English, characters and bigrams for Chinese). Messages that share no term with the
 question score 0 and only fill the top k when fewer than k messages match; ties go to
 the more recent message.
+
+A read works on arrays: the trajectory's distinct texts (sorted ids) and their message
+counts, each query term's postings (text ids ascending, with the term's frequency in
+each) searched for those texts, and the per-text arithmetic done elementwise in the
+same order of operations as the per-message formula, so every score is the same float
+(``tests/bench/test_bm25.py`` holds it against the formula, message by message).
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections import Counter
 from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
 
 from memsim.bench._memory import DEFAULT_K, MEMORY, Memory
 from memsim.bench._tokenize import tokenize
@@ -33,15 +41,35 @@ def bm25_idf(n_docs: int, df: int) -> float:
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
+class _Postings:
+    """A term's texts (ids ascending, as they were added) and its frequency in each, in
+    arrays that double when full."""
+
+    __slots__ = ("n", "tfs", "tids")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.tids = np.zeros(4, dtype=np.int64)
+        self.tfs = np.zeros(4, dtype=np.int64)
+
+    def add(self, tid: int, tf: int) -> None:
+        if self.n == len(self.tids):
+            self.tids = np.concatenate((self.tids, np.zeros(self.n, dtype=np.int64)))
+            self.tfs = np.concatenate((self.tfs, np.zeros(self.n, dtype=np.int64)))
+        self.tids[self.n] = tid
+        self.tfs[self.n] = tf
+        self.n += 1
+
+
 @MEMORY.register("bm25")
 class BM25Memory(Memory):
     """Top k messages by BM25 score against the question.
 
-    Each distinct text of the run is tokenised once into its term frequencies and
-    postings (term -> texts); a write records which text the message holds. A read
-    counts the messages of each text, takes each query term's texts among them and
-    scores each text once, with the per-message arithmetic, so every message gets
-    exactly the score a per-message index would give it.
+    Each distinct text of the run is tokenised once into its length and postings
+    (term -> texts, with the term's frequency); a write records which text the
+    message holds. A read counts the messages of each text, finds each query term's
+    texts among them and scores each text once, with the per-message arithmetic, so
+    every message gets exactly the score a per-message index would give it.
     """
 
     name = "bm25"
@@ -55,14 +83,13 @@ class BM25Memory(Memory):
 
     def _forget_texts(self) -> None:
         self._text_id: dict[str, int] = {}
-        self._tf: list[Counter[str]] = []
         self._length: list[int] = []
-        self._postings: dict[str, set[int]] = {}
+        self._postings: dict[str, _Postings] = {}
 
     def reset(self, labels: Labels) -> None:
         super().reset(labels)
         self._texts = []
-        if len(self._tf) >= TEXT_CACHE:  # only between trajectories: ids stay valid
+        if len(self._length) >= TEXT_CACHE:  # only between trajectories: ids stay valid
             self._forget_texts()
 
     def observe(self, message: Message) -> None:
@@ -76,62 +103,74 @@ class BM25Memory(Memory):
         self.messages.extend(messages)
 
     def _add_text(self, text: str) -> int:
-        tid = self._text_id[text] = len(self._tf)
+        tid = self._text_id[text] = len(self._length)
         tokens = tokenize(text)
-        tf = Counter(tokens)
-        self._tf.append(tf)
         self._length.append(len(tokens))
-        for term in tf:
-            self._postings.setdefault(term, set()).add(tid)
+        postings = self._postings
+        for term, tf in Counter(tokens).items():
+            found = postings.get(term)
+            if found is None:
+                found = postings[term] = _Postings()
+            found.add(tid, tf)
         return tid
+
+    def _scored(
+        self, question: str
+    ) -> tuple[NDArray[np.int64], NDArray[np.intp], NDArray[np.float64], NDArray[np.bool_]]:
+        """The trajectory's distinct text ids (ascending), each message's index among
+        them, each text's score and whether it shares a term with the question."""
+        texts = np.asarray(self._texts, dtype=np.int64)
+        uniq, inverse, count = np.unique(texts, return_inverse=True, return_counts=True)
+        scores = np.zeros(len(uniq))
+        matched = np.zeros(len(uniq), dtype=np.bool_)
+        n = len(texts)
+        if not n:
+            return uniq, inverse, scores, matched
+        length = np.asarray(self._length, dtype=np.int64)[uniq]
+        avgdl = int(np.dot(length, count)) / n or 1.0
+        k1, b = self.k1, self.b
+        k1_1 = k1 + 1.0
+        norm = k1 * (1.0 - b + b * length / avgdl)  # each text's, the same for every term
+        postings = self._postings
+        for term in dict.fromkeys(tokenize(question)):
+            found = postings.get(term)
+            if found is None:
+                continue
+            tids = found.tids[: found.n]
+            at = np.minimum(np.searchsorted(tids, uniq), found.n - 1)
+            here = np.flatnonzero(tids[at] == uniq)  # positions in uniq holding the term
+            if not len(here):
+                continue
+            idf = bm25_idf(n, int(count[here].sum()))
+            tf = found.tfs[at[here]]
+            scores[here] += idf * tf * k1_1 / (tf + norm[here])
+            matched[here] = True
+        return uniq, inverse, scores, matched
 
     def text_scores(self, question: str) -> dict[int, float]:
         """The BM25 score of each text of the trajectory that shares a term with the
         question (every other message scores 0)."""
-        n = len(self._texts)
-        out: dict[int, float] = {}
-        if not n:
-            return out
-        count = Counter(self._texts)
-        total = sum(self._length[t] * c for t, c in count.items())
-        avgdl = total / n or 1.0
-        k1, b = self.k1, self.b
-        k1_1 = k1 + 1.0
-        tfs, length, postings = self._tf, self._length, self._postings
-        norms: dict[int, float] = {}  # a text's length norm, the same for every term
-        for term in dict.fromkeys(tokenize(question)):
-            tids = postings.get(term)
-            if not tids:
-                continue
-            here = count.keys() & tids
-            if not here:
-                continue
-            idf = bm25_idf(n, sum(count[t] for t in here))
-            for t in here:
-                tf = tfs[t][term]
-                norm = norms.get(t)
-                if norm is None:
-                    norm = norms[t] = k1 * (1.0 - b + b * length[t] / avgdl)
-                out[t] = out.get(t, 0.0) + idf * tf * k1_1 / (tf + norm)
-        return out
+        uniq, _, scores, matched = self._scored(question)
+        return dict(zip(uniq[matched].tolist(), scores[matched].tolist(), strict=True))
 
     def scores(self, question: str) -> list[float]:
         """The BM25 score of every message seen so far, in order."""
-        by_text = self.text_scores(question)
-        return [by_text.get(t, 0.0) for t in self._texts]
+        _, inverse, scores, _ = self._scored(question)
+        out: list[float] = scores[inverse].tolist()
+        return out
 
     def retrieve(self, query: Query) -> list[Message]:
         # top_k over every message without sorting them all: the matching messages by
         # (score, recency), then the most recent non-matching ones (a score is > 0
         # exactly when the message shares a term with the question)
-        by_text = self.text_scores(query.question)
-        scored = [(-by_text[t], -d) for d, t in enumerate(self._texts) if t in by_text]
-        order = [-d for _, d in heapq.nsmallest(self.k, scored)]
-        d = len(self._texts) - 1
-        while len(order) < self.k and d >= 0:
-            if self._texts[d] not in by_text:
-                order.append(d)
-            d -= 1
+        _, inverse, scores, matched = self._scored(query.question)
+        hit = matched[inverse]
+        at = np.flatnonzero(hit)
+        best = at[np.lexsort((-at, -scores[inverse[at]]))[: self.k]]
+        order = best.tolist()
+        if len(order) < self.k:
+            rest = np.flatnonzero(~hit)[::-1][: self.k - len(order)]
+            order += rest.tolist()
         return [self.messages[i] for i in order]
 
     def describe(self) -> dict[str, object]:

@@ -150,8 +150,7 @@ def infuse(
     asked = minutes(_parse(fmt, raw.qa.time, key))
     gaps = gap_segments(times, asked, noise_count)
     runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
-    specs = pool.draw(noise_count, allowed, rng)
-    stamp = fmt.render_minute
+    codes = pool.draw_codes(noise_count, allowed, rng)
     messages: list[Message] = []
     noise: set[int] = set()
     new_evidence: set[int] = set()
@@ -165,11 +164,12 @@ def infuse(
             middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
             start = len(messages)
             picked = pick_minutes(segments, run, rng)
-            texts = pool.render_run(specs[used : used + run], picked, rng)
+            texts = pool.render_codes(codes[used : used + run], picked, rng)
             # the minutes ascend: those up to the middle take the earlier place
             early = bisect_right(picked, middle)
             places = [before] * early + [after] * (run - early)
-            messages += map(Message, range(start, start + run), texts, map(stamp, picked), places)
+            stamps = fmt.render_minutes(picked)
+            messages += map(Message, range(start, start + run), texts, stamps, places)
             noise.update(range(start, len(messages)))
             used += run
         if gap < len(real):

@@ -60,6 +60,10 @@ STATIC, BY_DATE, BY_MINUTE = 0, 1, 2
 """What a noise fact's text depends on besides its phrasing (see NoisePool._shape)."""
 TEXT_CACHE = 1 << 18
 """Rendered noise texts remembered (cleared when full: a cache, never a result)."""
+_PHRASINGS = 1 << 8
+"""Phrasings a fact may have for :meth:`NoisePool.render_codes`'s keys (more: one by one)."""
+_MOMENT_BITS = 33
+"""Room in a key for a minute after 1970 (+1): until about the year 18,000."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,15 @@ class NoisePool:
         whos = {e.who: i for i, e in reversed(list(enumerate(self.entities)))}
         self._who_ids = np.array([whos[e.who] for e in self.entities], dtype=np.int64)
         self._n_facts = np.array([len(e.facts) for e in self.entities], dtype=np.int64)
+        self._offset = np.concatenate(([0], np.cumsum(self._n_facts)[:-1])).astype(np.int64)
+        """Each entity's first fact in the flat numbering of every pool fact (codes)."""
+        self._fact_entity = np.repeat(np.arange(len(self.entities)), self._n_facts).tolist()
+        self._fact_index = [f for e in self.entities for f in range(len(e.facts))]
+        self._phrasings = np.zeros(len(self._fact_index), dtype=np.int64)
+        """Each fact's phrasing count (0: not yet known) and what its text depends on."""
+        self._depends = np.zeros(len(self._fact_index), dtype=np.int64)
+        self._by_code: dict[int, str] = {}
+        """Texts by their :meth:`_code_keys` key (chit-chat lines by their code)."""
         self._shapes: dict[tuple[int, int], tuple[int, int]] = {}
         self._texts: dict[tuple[int, int, int, int | None], str] = {}
         self._dated: dict[tuple[int, int], tuple[dt.datetime, ...]] = {}
@@ -150,9 +163,21 @@ class NoisePool:
     # --- drawing and rendering ------------------------------------------------------------
     def draw(self, count: int, allowed: list[int], rng: np.random.Generator) -> list[Spec]:
         """``count`` noise messages for one trajectory, in a random order."""
+        return [self.spec(code) for code in self.draw_codes(count, allowed, rng).tolist()]
+
+    def spec(self, code: int) -> Spec:
+        """The message a code of :meth:`draw_codes` stands for."""
+        if code < 0:
+            return self.chit_chat[-code - 1]
+        return self._fact_entity[code], (self._fact_index[code],)
+
+    def draw_codes(
+        self, count: int, allowed: list[int], rng: np.random.Generator
+    ) -> NDArray[np.int64]:
+        """:meth:`draw` as codes: chit-chat line ``i`` is ``-i - 1``, a fact its number
+        among every pool fact (entity by entity)."""
         chit = int(rng.binomial(count, CHIT_CHAT_SHARE)) if allowed else count
-        lines = _cycle(len(self.chit_chat), chit, rng).tolist()
-        specs: list[Spec] = [self.chit_chat[i] for i in lines]
+        codes = [-1 - _cycle(len(self.chit_chat), chit, rng)]
         if count > chit:
             # one entity per referring phrase: the first of each phrase in a random order
             order = rng.permutation(np.asarray(allowed, dtype=np.int64))
@@ -162,10 +187,9 @@ class NoisePool:
             units = _cycle(int(ends[-1]), count - chit, rng)
             slots = np.searchsorted(ends, units, side="right")
             starts = ends[slots] - self._n_facts[chosen[slots]]
-            entities, facts = chosen[slots].tolist(), (units - starts).tolist()
-            specs += [(e, (f,)) for e, f in zip(entities, facts, strict=True)]
-        order = rng.permutation(len(specs)).tolist()
-        return [specs[i] for i in order]
+            codes.append(self._offset[chosen[slots]] + units - starts)
+        joined = np.concatenate(codes).astype(np.int64)
+        return joined[rng.permutation(len(joined))]
 
     def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
         """The message of ``spec`` at ``when``: what the template verbalizer makes of it,
@@ -237,6 +261,64 @@ class NoisePool:
                 text = self._render_new(key, _time(minute))
             out.append(text)
         return out
+
+    def render_codes(
+        self, codes: NDArray[np.int64], minutes: Sequence[int], rng: np.random.Generator
+    ) -> list[str]:
+        """``render_run([spec(c) for c in codes], minutes, rng)``: the same draws and
+        texts, with the keys of the remembered texts made as arrays."""
+        facts = codes >= 0
+        fact_codes = codes[facts]
+        unknown = fact_codes[self._phrasings[fact_codes] == 0]
+        for code in np.unique(unknown).tolist():
+            e, f = self._fact_entity[code], self._fact_index[code]
+            known = self._shapes.get((e, f))
+            if known is None:
+                known = self._shapes[e, f] = self._shape(e, f)
+            self._phrasings[code], self._depends[code] = known
+        bounds = self._phrasings[fact_codes]
+        early = len(minutes) and min(minutes) < 0
+        if early or (len(bounds) and int(bounds.max()) >= _PHRASINGS):  # keys would collide
+            return self.render_run([self.spec(c) for c in codes.tolist()], minutes, rng)
+        choices = np.asarray(draw_bounded(rng, bounds.tolist()), dtype=np.int64)
+        keys = codes.copy()
+        at = np.asarray(minutes, dtype=np.int64)[facts]
+        depends = self._depends[fact_codes]
+        moment = np.where(depends == STATIC, 0, np.where(depends == BY_DATE, at // DAY, at) + 1)
+        keys[facts] = ((fact_codes * _PHRASINGS + choices) << _MOMENT_BITS) + moment
+        texts: list[str | None] = list(map(self._by_code.get, keys.tolist()))
+        if None in texts:
+            self._fill(texts, keys, codes, choices, facts, minutes)
+        return texts  # type: ignore[return-value]  # _fill left no None
+
+    def _fill(
+        self,
+        texts: list[str | None],
+        keys: NDArray[np.int64],
+        codes: NDArray[np.int64],
+        choices: NDArray[np.int64],
+        facts: NDArray[np.bool_],
+        minutes: Sequence[int],
+    ) -> None:
+        """The texts :meth:`render_codes` did not find, made as :meth:`render_run` makes
+        them (and remembered by their keys)."""
+        if len(self._by_code) >= TEXT_CACHE:
+            self._by_code.clear()
+        choice_at = np.cumsum(facts) - 1  # position of each message among the facts
+        for i in [i for i, t in enumerate(texts) if t is None]:
+            code = int(codes[i])
+            if code < 0:
+                text = self.chit_chat[-code - 1]
+            else:
+                e, f = self._fact_entity[code], self._fact_index[code]
+                depends, minute = int(self._depends[code]), int(minutes[i])
+                moment = (
+                    None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+                )
+                key = (e, f, int(choices[choice_at[i]]), moment)
+                found = self._texts.get(key)
+                text = found if found is not None else self._render_new(key, _time(minute))
+            texts[i] = self._by_code[int(keys[i])] = text
 
     def _render_new(self, key: tuple[int, int, int, int | None], when: dt.datetime) -> str:
         entity_index, fact_index, choice, _ = key

@@ -132,7 +132,7 @@ class BenchRun:
             self._flush(cell)
 
     def _measure(self, item: BenchItem, level: int) -> None:
-        line_tokens: dict[int, int] = {}
+        line_tokens = _LineCounts(item.messages)
         evidence = item.labels.evidence
         group = (item.qa_type, item.scenario)
         for memory in self.mechanisms:
@@ -171,18 +171,12 @@ class BenchRun:
             if len(cell.pending) >= BATCH:
                 self._flush(cell)
 
-    def _count(self, shown: tuple[Message, ...], cache: dict[int, int]) -> int | None:
+    def _count(self, shown: tuple[Message, ...], cache: _LineCounts) -> int | None:
         """Tokens of the rendered memory: the sum of its lines' counts (o200k never
         merges across a line end, and every line starts with '[')."""
         if self.lines is None:
             return None
-        total = 0
-        for m in shown:
-            n = cache.get(m.mid)
-            if n is None:
-                n = cache[m.mid] = self.lines.count(m)
-            total += n
-        return total
+        return cache.total(self.lines, shown)
 
     def _flush(self, cell: Cell) -> None:
         if not cell.pending:
@@ -196,6 +190,31 @@ class BenchRun:
         for (row, _), answer in zip(cell.pending, answers, strict=True):
             row.answer = answer
         cell.pending = []
+
+
+class _LineCounts:
+    """The token counts of one trajectory's memory lines, shared by its mechanisms: a
+    few lines are counted one by one, a memory holding many of them (full_context,
+    noise_only) has every line of the trajectory counted in one pass."""
+
+    def __init__(self, messages: tuple[Message, ...]) -> None:
+        self.messages = messages
+        self.some: dict[int, int] = {}
+        self.every: list[int] | None = None
+
+    def total(self, lines: LineTokens, shown: tuple[Message, ...]) -> int:
+        every = self.every
+        if every is None and len(shown) > 64:
+            every = self.every = lines.counts(self.messages)
+        if every is not None:
+            return sum(map(every.__getitem__, map(_MID, shown)))
+        some, total = self.some, 0
+        for m in shown:
+            n = some.get(m.mid)
+            if n is None:
+                n = some[m.mid] = lines.count(m)
+            total += n
+        return total
 
 
 def with_progress(items: Iterator[Any], total: int, progress: Progress | None) -> Iterable[Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from string import Formatter
 
@@ -45,6 +46,11 @@ class TimeFormat:
     months: tuple[str, ...] = ()
     _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _days: dict[int, str | ClockPieces] = field(init=False, repr=False, compare=False)
+    _clocks: dict[int, tuple[str, tuple[str, ...]]] = field(init=False, repr=False, compare=False)
+    """A day's text before the clock and its table of the 1,440 clocks (``render_minutes``)."""
+    _tables: dict[tuple[object, ...], tuple[str, ...]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         words = {
@@ -66,6 +72,8 @@ class TimeFormat:
                 raise ValueError(f"time format {self.name!r}: cannot parse token {{{name}}}")
         object.__setattr__(self, "_regex", re.compile(pattern))
         object.__setattr__(self, "_days", {})
+        object.__setattr__(self, "_clocks", {})
+        object.__setattr__(self, "_tables", {})
 
     def parse(self, text: str) -> dt.datetime | None:
         m = self._regex.fullmatch(text.strip())
@@ -100,6 +108,43 @@ class TimeFormat:
             return filled.format(hour=clock // 60, minute=clock % 60)
         before, hours, between, minutes, after = filled
         return before + hours[clock // 60] + between + minutes[clock % 60] + after
+
+    def render_minutes(self, minutes: Sequence[int]) -> list[str]:
+        """``[render_minute(m) for m in minutes]`` for ascending ``minutes``: a day whose
+        template is text around the clock is its text before the clock plus one of the
+        1,440 clocks (with what follows them), each joined once; so a time costs one
+        join."""
+        out: list[str] = []
+        if not minutes:
+            return out
+        days = [m // DAY_MINUTES for m in (minutes[0], minutes[-1])]
+        if days[0] == days[1]:  # the usual run: one day
+            return self._day_run(days[0], minutes)
+        start = 0
+        for i in range(1, len(minutes) + 1):
+            if i == len(minutes) or minutes[i] // DAY_MINUTES != minutes[start] // DAY_MINUTES:
+                out += self._day_run(minutes[start] // DAY_MINUTES, minutes[start:i])
+                start = i
+        return out
+
+    def _day_run(self, day: int, minutes: Sequence[int]) -> list[str]:
+        parts = self._clocks.get(day)
+        if parts is None:
+            self.render_minute(day * DAY_MINUTES)  # fills the day's template
+            filled = self._days[day]
+            if isinstance(filled, str):
+                return [self.render_minute(m) for m in minutes]
+            before, hours, between, mins, after = filled
+            table = self._tables.get((hours, between, mins, after))
+            if table is None:
+                table = tuple(h + between + m + after for h in hours for m in mins)
+                self._tables[hours, between, mins, after] = table
+            if len(self._clocks) >= DAY_CACHE:
+                self._clocks.clear()
+            parts = self._clocks[day] = (before, table)
+        before, table = parts
+        base = day * DAY_MINUTES
+        return [before + table[m - base] for m in minutes]
 
     def _day_template(self, day: int) -> str:
         """The template with every token but the hour and minute filled for ``day``."""

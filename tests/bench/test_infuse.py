@@ -188,6 +188,12 @@ def test_render_minute_is_render_at_that_minute() -> None:
     for fmt in [*known_formats(), *odd]:
         for minute in range(28_000_000, 28_000_000 + 9 * 1440, 37):
             assert fmt.render_minute(minute) == fmt.render(epoch + dt.timedelta(minutes=minute))
+        # in runs: within a day, across days, one minute, none
+        for run in (range(28_000_000, 28_001_440, 7), range(27_999_000, 28_006_000, 61)):
+            minutes = list(run)
+            assert fmt.render_minutes(minutes) == [fmt.render_minute(m) for m in minutes]
+        assert fmt.render_minutes([28_000_123]) == [fmt.render_minute(28_000_123)]
+        assert fmt.render_minutes([]) == []
 
 
 def test_render_run_is_render_one_by_one(en_pool: NoisePool) -> None:
@@ -201,6 +207,13 @@ def test_render_run_is_render_one_by_one(en_pool: NoisePool) -> None:
         one = [en_pool.render_minute(s, m, a) for s, m in zip(specs, minutes, strict=True)]
         assert en_pool.render_run(specs, minutes, b) == one
         assert a.random() == b.random()
+        # as codes: the same specs, draws and texts
+        c, d = np.random.default_rng(seed), np.random.default_rng(seed)
+        codes = en_pool.draw_codes(120, allowed, c)
+        assert [en_pool.spec(code) for code in codes.tolist()] == en_pool.draw(120, allowed, d)
+        assert en_pool.render_codes(codes, minutes, c) == en_pool.render_run(specs, minutes, d)
+        assert en_pool.render_codes(codes, minutes, c) == en_pool.render_run(specs, minutes, d)
+        assert c.random() == d.random()
 
 
 def test_remembered_noise_texts_are_the_verbalizers(en_pool: NoisePool) -> None:

@@ -28,8 +28,12 @@ def test_counts_by_part_equal_whole_line_counts() -> None:
         pytest.skip("needs the tokens extra")
     lines = LineTokens(counter)
     assert lines.split and lines.zeros  # o200k: both shortcuts apply
+    memory = []
     for text in TEXTS:
         for time in TIMES:
             for place in PLACES:
-                m = Message(0, text, time, place)
+                m = Message(len(memory), text, time, place)
                 assert lines.count(m) == counter.count(memory_line(m)), (text, time, place)
+                memory.append(m)
+    fresh = LineTokens(counter)  # in one pass, with nothing remembered yet
+    assert fresh.counts(memory) == [counter.count(memory_line(m)) for m in memory]
