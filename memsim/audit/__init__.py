@@ -18,6 +18,7 @@ from memsim.audit import (  # noqa: F401  (importing a module registers its chec
     _classifier,
     _correctness,
     _cues,
+    _closed,
     _doubled,
     _evidence_text,
     _faithful,
