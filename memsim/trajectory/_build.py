@@ -24,43 +24,30 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import (
-    ASSISTANT_KINDS,
-    QA_KINDS,
     Draft,
     Message,
     QAContext,
-    QAKind,
-    planned_scenarios,
 )
-from memsim.qa._strata import stratum
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.trajectory._hearsay import hearsay_lines
+from memsim.trajectory._rates import (
+    CHIT_CHAT,
+    MESSAGES_PER_TRAJECTORY,
+    asked_attributes,
+    evidence_rates,
+    filler_weights,
+)
 from memsim.verbalize import tautologies, value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
-MESSAGES_PER_TRAJECTORY = (7, 11)
-"""Total messages (before noise) for a one-part question; hybrids get 1.8x."""
-CHIT_CHAT = 0.15
-"""Chance of one chit-chat message (never evidence, so its wording would mark what is
-not: kept rare)."""
-RATE_DRAFTS = 96
-"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates (24
-left the table noisy: one attribute's rate twice another draw's, and filler out of
-proportion to the evidence by as much; about 5 s of CPU, once per dataset)."""
-RATE_SEED = 0
-"""Seed of the drafts and decks the rates are estimated with (the same for every dataset)."""
-RATE_FLOOR = 0.01
-"""Facts of an attribute never asked are still filler, this often relative to the most
-asked one."""
 GAPS = (20 * 60, 6 * 60, 2 * 60, 45, 20)
 """Longest gap between messages (minutes), tried in turn until the messages end before
 the earliest event they state."""
@@ -148,8 +135,8 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         for f, early in fillable[id(e)]
         if not early and f.id not in used
     ]
-    rates = evidence_rates(ctx)
-    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+    rates, asked = evidence_rates(ctx), asked_attributes(draft)
+    weights = filler_weights(rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked)
     n_filler = min(n_filler, len(spare))
     if n_filler:
         picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
@@ -165,83 +152,6 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     units += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
     units += _noise(ctx, profile, draft, rng)
     return units
-
-
-def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
-    """How often a fact of each (entity kind, attribute) is evidence, estimated once per
-    context by drafting ``RATE_DRAFTS`` questions of every kind and scenario about the
-    noise profiles (a fixed stream, so every worker gets the same table), with a floor
-    of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
-    what a message is about (an age, a name, a relation) says nothing about whether it
-    is evidence: every kind of fact is evidence in proportion to how often it is said.
-    The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
-    drafted as if it asked every kind would fill with facts only other kinds ask."""
-    # a context copied with other kinds shares the pool, hence the kinds in the key
-    return ctx.pool.remember(("evidence-rates", ctx.kinds), lambda: _evidence_rates(ctx))
-
-
-def _evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
-    rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15,)))
-    asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
-    said: Counter[tuple[str, str]] = Counter()
-    lives = ctx.noise_profiles[:RATE_DRAFTS]
-    facts_of = [_facts_of(life) for life in lives]  # counted once, added per draft
-    # the user's filler stands beside evidence the user says: kinds whose evidence the
-    # assistant says (made for histories only) take no part
-    # in the registry's order whatever the dataset's (the same stream, the same table)
-    asks = [n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS]
-    for name in (n for n in asks if not ctx.kinds or n in ctx.kinds):
-        kind = QA_KINDS.get(name)
-        # as the plan asks them: a kind's questions are split evenly over the scenarios
-        # the schema lets it ask, so a draft of a kind with many scenarios stands for
-        # fewer questions
-        scenarios = planned_scenarios(ctx.schema, name)
-        share = 1 / max(len(scenarios), 1)
-        for scenario in scenarios:
-            for place, (life, facts) in enumerate(zip(lives, facts_of, strict=True)):
-                draft = next(
-                    (
-                        d
-                        for t in range(20)
-                        if (d := _draft(ctx, kind, life, scenario, place, t, rng))
-                    ),
-                    None,
-                )
-                if draft is None:
-                    continue
-                for f in draft.evidence:
-                    # a history is told in as many messages as it has values
-                    told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
-                    asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
-                said.update(facts)
-    rates = {k: asked[k] / n for k, n in said.items() if n}
-    top = max(rates.values(), default=1.0) or 1.0
-    return {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
-
-
-def _draft(
-    ctx: QAContext,
-    kind: QAKind,
-    life: Profile,
-    scenario: str,
-    place: int,
-    attempt: int,
-    rng: np.random.Generator,
-) -> Draft | None:
-    """A draft of ``kind`` as generation makes it: dealt from the decks
-    (:mod:`memsim.qa._strata`) as trajectory ``place`` of a run of consecutive ones.
-    Drawn without the decks, the drafts asked each attribute in its undealt share, not
-    the dealt one the data has (the type deck deals the types a scenario asks equally
-    often), so filler and noise, drawn by the table, were not in proportion to the
-    evidence (daily life en: the user's occupation 0.14 of the top rate undealt, 0.25
-    dealt; the user's work city 0.42 and 0.61)."""
-    with stratum(RATE_SEED, place, attempt):
-        return kind.make(ctx, life, scenario, rng)
-
-
-def _facts_of(life: Profile) -> Counter[tuple[str, str]]:
-    """How many facts of each (entity kind, attribute) a profile has (in its order)."""
-    return Counter((e.kind, attr) for e in life.entities for attr in e.facts)
 
 
 def _too_early(ctx: QAContext, fact: Fact) -> bool:
@@ -311,7 +221,7 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     # questions about the user get noise about people the user does not have
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence} - {"user"} or {"roles"}
     said = {u.fact_ids()[0] for u in out}
-    rates = evidence_rates(ctx)
+    rates, asked = evidence_rates(ctx), asked_attributes(draft)
     people = ctx.unnamed(profile, life)
     fillable = _fillable(ctx, life)
     base = len(out)
@@ -330,7 +240,9 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         ]
         if need <= 0 or not spare:
             continue
-        weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+        weights = filler_weights(
+            rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked
+        )
         for i in rng.choice(
             len(spare), size=min(need, len(spare)), replace=False, p=weights / weights.sum()
         ):
