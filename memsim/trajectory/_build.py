@@ -43,6 +43,7 @@ from memsim.trajectory._rates import (
     asked_attributes,
     evidence_rates,
     filler_weights,
+    topic_noise,
 )
 from memsim.verbalize import tautologies, value_at
 
@@ -137,7 +138,10 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     ]
     rates, asked = evidence_rates(ctx), asked_attributes(draft)
     weights = filler_weights(rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked)
-    n_filler = min(n_filler, len(spare))
+    # the question's own attribute, when the profile has too few of it spare (a count
+    # over everyone's ages), is said of the other life's people instead of filler
+    topic = topic_noise(sum(f.attribute in asked for _, f in spare))
+    n_filler = min(max(1, n_filler - topic), len(spare))
     if n_filler:
         picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
         for i in picked:
@@ -150,7 +154,7 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
     units += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
-    units += _noise(ctx, profile, draft, rng)
+    units += _noise(ctx, profile, draft, rng, topic)
     return units
 
 
@@ -200,11 +204,14 @@ def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
     return out
 
 
-def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator) -> list[_Unit]:
+def _noise(
+    ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator, topic: int = 0
+) -> list[_Unit]:
     """Facts of one other life (a sampled profile) about people this profile does not
     have, rendered the same way as real facts: the distractors the draft says about them
-    (``mentions``) and, for noisy questions, more of that life's facts. One life, so the
-    noise never holds two different people named alike ("my peer")."""
+    (``mentions``), up to ``topic`` facts of the attributes the question asks, and, for
+    noisy questions, more of that life's facts. One life, so the noise never holds two
+    different people named alike ("my peer")."""
     wanted = int(draft.params.get("noise", 0))
     lives = {p.id: p for p in ctx.other_lives(profile)}
     if not lives:
@@ -215,6 +222,8 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("noise", ((life.entity(eid), life.entity(eid).facts[attr]),), source=life.id)
         for _, eid, attr in dict.fromkeys(chosen)
     ]
+    if topic:
+        out += _topic_noise(ctx, profile, draft, life, {u.fact_ids()[0] for u in out}, topic, rng)
     if not wanted:
         return out
     # the user is one person: noise about the user's own facts would be another "I", so
@@ -249,6 +258,32 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
             entity, fact = spare[int(i)]
             out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
+
+
+def _topic_noise(
+    ctx: QAContext,
+    profile: Profile,
+    draft: Draft,
+    life: Profile,
+    said: set[str],
+    topic: int,
+    rng: np.random.Generator,
+) -> list[_Unit]:
+    """Up to ``topic`` facts of the asked attributes about ``life``'s people whom this
+    profile has no one named like (never that life's user: another "I")."""
+    asked = asked_attributes(draft)
+    fillable = _fillable(ctx, life)
+    spare = [
+        (e, f)
+        for e in ctx.unnamed(profile, life)
+        if e.scenario != "user"
+        for f, early in fillable[id(e)]
+        if not early and f.attribute in asked and f"{life.id}:{f.id}" not in said
+    ]
+    if not spare:
+        return []
+    picked = rng.choice(len(spare), size=min(topic, len(spare)), replace=False)
+    return [_Unit("noise", (spare[int(i)],), source=life.id) for i in sorted(picked)]
 
 
 def _clock(

@@ -56,6 +56,9 @@ ages beside a count of colleagues by age) is drawn as filler this many times as 
 as its rate says, so that within a trajectory the non-evidence speaks of what the
 evidence speaks of (the rates are solved with it, so that over the dataset every
 attribute is still evidence in the same share)."""
+TOPIC_NOISE = 2
+"""Facts of the asked attributes a one-part trajectory says beside the evidence: those
+its profile lacks spare are said of the other life's people (noise) instead of filler."""
 NEWTON_STEPS = 8
 """Steps of the search for each draft's pace in :func:`_expected`."""
 RATE_SPREAD = 50.0
@@ -83,6 +86,12 @@ def filler_weights(
     return np.array(
         [rates.get(k, RATE_FLOOR) * (SAME_ATTRIBUTE if a in asked else 1.0) for k, a in facts]
     )
+
+
+def topic_noise(spare_asked: int) -> int:
+    """Noise messages of the asked attributes, given how many facts of them the
+    profile has spare for filler."""
+    return max(0, TOPIC_NOISE - spare_asked)
 
 
 def asked_attributes(draft: Draft) -> set[str]:
@@ -168,7 +177,17 @@ def _tally(
         if source is not None:
             other[(source.entity(eid).kind, attribute)] += share
     used = Counter(key(f) for f in (*evidence, *negatives, *told, *(w.id for w in draft.withheld)))
-    return said + len(told), facts - used
+    spare = facts - used
+    if draft.span is None:  # the clocked builder says the asked attributes of others
+        topic = asked_attributes(draft)
+        noise = topic_noise(sum(n for k, n in spare.items() if k[1] in topic))
+        # of the other life's people (never its user), as many as it has of each kind
+        users = {e.kind for e in life.entities if e.scenario == "user"}
+        kinds = {k: n for k, n in facts.items() if k[1] in topic and k[0] not in users}
+        for k, n in kinds.items():
+            other[k] += share * noise * n / sum(kinds.values())
+        said += noise if kinds else 0
+    return said + len(told), spare
 
 
 def _drawn(draft: Draft, said: int) -> float:
