@@ -15,10 +15,13 @@ Guarantees:
 - a message's place is where the user is at that time (at an event of theirs in its
   first two hours, at work in weekday office hours, else at home), in the city the user
   works in at that time (or the event's city);
-- noise messages (distractors said about other people, and more for noisy questions)
-  come from one other life, about people this profile has no one named like, and carry
-  fact ids qualified by the profile they come from (``p000123:relative[0].age``), so
-  they are never taken for this profile's facts.
+- filler is drawn by the rate table of :mod:`memsim.trajectory._rates`, leaning to the
+  attributes the question asks; when the profile has fewer than ``TOPIC_NOISE`` facts
+  of them spare, the rest are said of the other life's people as noise;
+- noise messages (distractors said about other people, the asked attributes' facts
+  above, and more for noisy questions) come from one other life, about people this
+  profile has no one named like, and carry fact ids qualified by the profile they come
+  from (``p000123:relative[0].age``), so they are never taken for this profile's facts.
 """
 
 from __future__ import annotations
