@@ -273,13 +273,15 @@ def _topic_noise(
     rng: np.random.Generator,
 ) -> list[_Unit]:
     """Up to ``topic`` facts of the asked attributes about ``life``'s people whom this
-    profile has no one named like (never that life's user: another "I")."""
+    profile has no one named like (never that life's user: another "I"), nor the
+    question (a false premise asks of someone the profile lacks: "my roommate")."""
     asked = asked_attributes(draft)
     fillable = _fillable(ctx, life)
+    question = draft.question.casefold()
     spare = [
         (e, f)
         for e in ctx.unnamed(profile, life)
-        if e.scenario != "user"
+        if e.scenario != "user" and ctx.who(e).casefold() not in question
         for f, early in fillable[id(e)]
         if not early and f.attribute in asked and f"{life.id}:{f.id}" not in said
     ]
