@@ -11,12 +11,7 @@ clock: filler, chit-chat, places, withheld facts never stated):
   windows); a hard negative or filler fact that changed before its message tells the
   change explicitly half the time, as evidence does, so the telling marks no role;
 - timestamps strictly increase, in waking hours, and the question (at the span's end)
-  comes after the last message;
-- when the profile has fewer than ``TOPIC_NOISE`` facts of the asked attributes spare
-  (a count of events reads every event's time), the rest are said of the other life's
-  people as noise (fact ids qualified by that life), as in a one-part trajectory: an
-  event time among them is still ahead when said and on no day of a range the question
-  counts in.
+  comes after the last message.
 """
 
 from __future__ import annotations
