@@ -27,7 +27,6 @@ Guarantees:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,12 +271,10 @@ def _topic_noise(
     said: set[str],
     topic: int,
     rng: np.random.Generator,
-    keep: Callable[[Fact], bool] | None = None,
 ) -> list[_Unit]:
     """Up to ``topic`` facts of the asked attributes about ``life``'s people whom this
     profile has no one named like (never that life's user: another "I"), nor the
-    question (a false premise asks of someone the profile lacks: "my roommate"); only
-    facts ``keep`` accepts, when given."""
+    question (a false premise asks of someone the profile lacks: "my roommate")."""
     asked = asked_attributes(draft)
     fillable = _fillable(ctx, life)
     question = draft.question.casefold()
@@ -286,10 +283,7 @@ def _topic_noise(
         for e in ctx.unnamed(profile, life)
         if e.scenario != "user" and ctx.who(e).casefold() not in question
         for f, early in fillable[id(e)]
-        if not early
-        and f.attribute in asked
-        and f"{life.id}:{f.id}" not in said
-        and (keep is None or keep(f))
+        if not early and f.attribute in asked and f"{life.id}:{f.id}" not in said
     ]
     if not spare:
         return []

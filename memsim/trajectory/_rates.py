@@ -182,15 +182,15 @@ def _tally(
             other[(source.entity(eid).kind, attribute)] += share
     used = Counter(key(f) for f in (*evidence, *negatives, *told, *(w.id for w in draft.withheld)))
     spare = facts - used
-    # every builder says the asked attributes the profile lacks spare of others
-    topic = asked_attributes(draft)
-    noise = topic_noise(sum(n for k, n in spare.items() if k[1] in topic))
-    # of the other life's people (never its user), as many as it has of each kind
-    users = {e.kind for e in life.entities if e.scenario == "user"}
-    kinds = {k: n for k, n in facts.items() if k[1] in topic and k[0] not in users}
-    for k, n in kinds.items():
-        other[k] += share * noise * n / sum(kinds.values())
-    said += noise if kinds else 0
+    if draft.span is None:  # the clocked builder says the asked attributes of others
+        topic = asked_attributes(draft)
+        noise = topic_noise(sum(n for k, n in spare.items() if k[1] in topic))
+        # of the other life's people (never its user), as many as it has of each kind
+        users = {e.kind for e in life.entities if e.scenario == "user"}
+        kinds = {k: n for k, n in facts.items() if k[1] in topic and k[0] not in users}
+        for k, n in kinds.items():
+            other[k] += share * noise * n / sum(kinds.values())
+        said += noise if kinds else 0
     return said + len(told), spare
 
 

@@ -30,7 +30,6 @@ from memsim.trajectory._build import (
     _iso,
     _pair_some,
     _place,
-    _topic_noise,
     _Unit,
 )
 from memsim.trajectory._changes import change_text, tells_change
@@ -41,7 +40,6 @@ from memsim.trajectory._rates import (
     asked_attributes,
     evidence_rates,
     filler_weights,
-    topic_noise,
 )
 
 
@@ -137,17 +135,11 @@ def _timed_units(
     low, high = MESSAGES_PER_TRAJECTORY
     total = int(rng.integers(low, high + 1))
     chit_chat = int(rng.random() < CHIT_CHAT)
-    # as in every one-part trajectory: the asked attributes the profile has too few of
-    # spare (every event's time, when all of them are asked) are said of the other
-    # life's people instead of filler
-    topic = asked_attributes(draft)
-    noise = topic_noise(sum(f.attribute in topic for _, f in spare))
-    n_filler = len(out) + len(decoys) + len(plain) + chit_chat + noise
-    n_filler = min(len(spare), max(1, total - n_filler))
+    n_filler = min(len(spare), max(1, total - len(out) - len(decoys) - len(plain) - chit_chat))
     if n_filler:
         # in proportion to how often each kind of fact is evidence (as in every
         # trajectory), so that what a message is about does not mark it
-        rates = evidence_rates(ctx)
+        rates, topic = evidence_rates(ctx), asked_attributes(draft)
         weights = filler_weights(
             rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), topic
         )
@@ -163,40 +155,7 @@ def _timed_units(
     # trajectory), so the answer and the old values are not the only options mentioned
     plain += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
     timed = out + decoys + [_Timed(u, begin, asked) for u in plain]
-    timed += [_Timed(u, begin, asked) for u in _noise(ctx, profile, draft, begin, noise, rng)]
     return [_before_events(t) for t in timed]
-
-
-def _noise(
-    ctx: QAContext,
-    profile: Profile,
-    draft: Draft,
-    begin: dt.datetime,
-    topic: int,
-    rng: np.random.Generator,
-) -> list[_Unit]:
-    """Up to ``topic`` facts of the asked attributes of the other life's people
-    (:func:`memsim.trajectory._build._topic_noise`). A time among them is one still
-    ahead a day after ``begin`` (said as a plan, as filler's are), and never on a day
-    of the range the question counts in (``params`` ``start`` to ``end``): another
-    life's event said there would read as one of the events counted."""
-    lives = ctx.other_lives(profile)
-    if not topic or not lives:
-        return []
-    life = lives[0]  # the life _build's noise speaks of when the draft mentions none
-    first, last = draft.params.get("start"), draft.params.get("end")
-    soon = begin + dt.timedelta(days=1)
-
-    def keep(fact: Fact) -> bool:
-        if fact.type not in ("datetime", "date"):
-            return True
-        when = dt.datetime.fromisoformat(str(fact.value))
-        if fact.type == "datetime" and when <= soon:
-            return False
-        day = when.date().isoformat()
-        return not (isinstance(first, str) and isinstance(last, str) and first <= day <= last)
-
-    return _topic_noise(ctx, profile, draft, life, set(), topic, rng, keep)
 
 
 DECOY_HISTORIES = 3
