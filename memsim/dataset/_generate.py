@@ -41,7 +41,7 @@ from memsim.qa._strata import stratum
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
-from memsim.trajectory._build import evidence_rates
+from memsim.trajectory._rates import evidence_rates
 from memsim.verbalize import value_at
 from memsim.verify import StatedFact, fact_stated
 

@@ -8,8 +8,9 @@ import numpy as np
 
 from memsim.profile import Profile
 from memsim.qa import Draft, Message, QAContext
-from memsim.trajectory._build import MESSAGES_PER_TRAJECTORY, WAKING
+from memsim.trajectory._build import WAKING
 from memsim.trajectory._build import build_trajectory as _build_clocked
+from memsim.trajectory._rates import MESSAGES_PER_TRAJECTORY
 from memsim.trajectory._timed import build_timed_trajectory, waking_minute
 
 

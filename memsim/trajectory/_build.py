@@ -15,52 +15,43 @@ Guarantees:
 - a message's place is where the user is at that time (at an event of theirs in its
   first two hours, at work in weekday office hours, else at home), in the city the user
   works in at that time (or the event's city);
-- noise messages (distractors said about other people, and more for noisy questions)
-  come from one other life, about people this profile has no one named like, and carry
-  fact ids qualified by the profile they come from (``p000123:relative[0].age``), so
-  they are never taken for this profile's facts.
+- filler is drawn by the rate table of :mod:`memsim.trajectory._rates`, leaning to the
+  attributes the question asks; when the profile has fewer than ``TOPIC_NOISE`` facts
+  of them spare, the rest are said of the other life's people as noise;
+- noise messages (distractors said about other people, the asked attributes' facts
+  above, and more for noisy questions) come from one other life, about people this
+  profile has no one named like, and carry fact ids qualified by the profile they come
+  from (``p000123:relative[0].age``), so they are never taken for this profile's facts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import numpy as np
 
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import (
-    ASSISTANT_KINDS,
-    QA_KINDS,
     Draft,
     Message,
     QAContext,
-    QAKind,
-    planned_scenarios,
 )
-from memsim.qa._strata import stratum
 from memsim.schema import location_attribute, time_attribute, user_kind, workplace_attribute
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.trajectory._hearsay import hearsay_lines
+from memsim.trajectory._rates import (
+    CHIT_CHAT,
+    MESSAGES_PER_TRAJECTORY,
+    asked_attributes,
+    evidence_rates,
+    filler_weights,
+    topic_noise,
+)
 from memsim.verbalize import tautologies, value_at
 
 WAKING = (7, 23)
 """Messages are sent from 07:00 to 22:59."""
-MESSAGES_PER_TRAJECTORY = (7, 11)
-"""Total messages (before noise) for a one-part question; hybrids get 1.8x."""
-CHIT_CHAT = 0.15
-"""Chance of one chit-chat message (never evidence, so its wording would mark what is
-not: kept rare)."""
-RATE_DRAFTS = 96
-"""Noise profiles drafted on, per kind and scenario, to estimate evidence rates (24
-left the table noisy: one attribute's rate twice another draw's, and filler out of
-proportion to the evidence by as much; about 5 s of CPU, once per dataset)."""
-RATE_SEED = 0
-"""Seed of the drafts and decks the rates are estimated with (the same for every dataset)."""
-RATE_FLOOR = 0.01
-"""Facts of an attribute never asked are still filler, this often relative to the most
-asked one."""
 GAPS = (20 * 60, 6 * 60, 2 * 60, 45, 20)
 """Longest gap between messages (minutes), tried in turn until the messages end before
 the earliest event they state."""
@@ -148,9 +139,12 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         for f, early in fillable[id(e)]
         if not early and f.id not in used
     ]
-    rates = evidence_rates(ctx)
-    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
-    n_filler = min(n_filler, len(spare))
+    rates, asked = evidence_rates(ctx), asked_attributes(draft)
+    weights = filler_weights(rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked)
+    # the question's own attribute, when the profile has too few of it spare (a count
+    # over everyone's ages), is said of the other life's people instead of filler
+    topic = topic_noise(sum(f.attribute in asked for _, f in spare))
+    n_filler = min(max(1, n_filler - topic), len(spare))
     if n_filler:
         picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
         for i in picked:
@@ -163,91 +157,8 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         for i in rng.choice(len(lines), size=chit_chat, replace=False)
     ]
     units += [_Unit("chit_chat", text=t) for t in hearsay_lines(ctx, profile, draft.hearsay, rng)]
-    units += _noise(ctx, profile, draft, rng)
+    units += _noise(ctx, profile, draft, rng, topic)
     return units
-
-
-def evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
-    """How often a fact of each (entity kind, attribute) is evidence, estimated once per
-    context by drafting ``RATE_DRAFTS`` questions of every kind and scenario about the
-    noise profiles (a fixed stream, so every worker gets the same table), with a floor
-    of ``RATE_FLOOR`` x the highest rate. Filler is drawn in proportion to it, so that
-    what a message is about (an age, a name, a relation) says nothing about whether it
-    is evidence: every kind of fact is evidence in proportion to how often it is said.
-    The kinds drafted are the dataset's own (``ctx.kinds``): a dataset of a few kinds
-    drafted as if it asked every kind would fill with facts only other kinds ask."""
-    # a context copied with other kinds shares the pool, hence the kinds in the key
-    return ctx.pool.remember(("evidence-rates", ctx.kinds), lambda: _evidence_rates(ctx))
-
-
-def _evidence_rates(ctx: QAContext) -> dict[tuple[str, str], float]:
-    rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15,)))
-    asked: dict[tuple[str, str], float] = defaultdict(float)  # messages, as planned
-    # how many drafts each life gave, in the order lives first gave one: its facts are
-    # added that many times at the end (one Counter update per draft was 6% of the table)
-    drafted: dict[int, int] = {}
-    lives = ctx.noise_profiles[:RATE_DRAFTS]
-    facts_of = [_facts_of(life) for life in lives]  # counted once, added per draft
-    # the user's filler stands beside evidence the user says: kinds whose evidence the
-    # assistant says (made for histories only) take no part
-    # in the registry's order whatever the dataset's (the same stream, the same table)
-    asks = [n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS]
-    for name in (n for n in asks if not ctx.kinds or n in ctx.kinds):
-        kind = QA_KINDS.get(name)
-        # as the plan asks them: a kind's questions are split evenly over the scenarios
-        # the schema lets it ask, so a draft of a kind with many scenarios stands for
-        # fewer questions
-        scenarios = planned_scenarios(ctx.schema, name)
-        share = 1 / max(len(scenarios), 1)
-        for scenario in scenarios:
-            for place, life in enumerate(lives):
-                draft = next(
-                    (
-                        d
-                        for t in range(20)
-                        if (d := _draft(ctx, kind, life, scenario, place, t, rng))
-                    ),
-                    None,
-                )
-                if draft is None:
-                    continue
-                for f in draft.evidence:
-                    # a history is told in as many messages as it has values
-                    told = sum(s.role == "evidence" and s.fact == f for s in draft.statements)
-                    asked[(life.entity(f.entity).kind, f.attribute)] += share * max(told, 1)
-                drafted[place] = drafted.get(place, 0) + 1
-    said: Counter[tuple[str, str]] = Counter()  # keys in the order the updates made them
-    for place, times in drafted.items():
-        for key, n in facts_of[place].items():
-            said[key] += n * times
-    rates = {k: asked[k] / n for k, n in said.items() if n}
-    top = max(rates.values(), default=1.0) or 1.0
-    return {k: max(r / top, RATE_FLOOR) for k, r in rates.items()}
-
-
-def _draft(
-    ctx: QAContext,
-    kind: QAKind,
-    life: Profile,
-    scenario: str,
-    place: int,
-    attempt: int,
-    rng: np.random.Generator,
-) -> Draft | None:
-    """A draft of ``kind`` as generation makes it: dealt from the decks
-    (:mod:`memsim.qa._strata`) as trajectory ``place`` of a run of consecutive ones.
-    Drawn without the decks, the drafts asked each attribute in its undealt share, not
-    the dealt one the data has (the type deck deals the types a scenario asks equally
-    often), so filler and noise, drawn by the table, were not in proportion to the
-    evidence (daily life en: the user's occupation 0.14 of the top rate undealt, 0.25
-    dealt; the user's work city 0.42 and 0.61)."""
-    with stratum(RATE_SEED, place, attempt):
-        return kind.make(ctx, life, scenario, rng)
-
-
-def _facts_of(life: Profile) -> Counter[tuple[str, str]]:
-    """How many facts of each (entity kind, attribute) a profile has (in its order)."""
-    return Counter((e.kind, attr) for e in life.entities for attr in e.facts)
 
 
 def _too_early(ctx: QAContext, fact: Fact) -> bool:
@@ -296,11 +207,14 @@ def _pair_some(units: list[_Unit], rng: np.random.Generator) -> list[_Unit]:
     return out
 
 
-def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator) -> list[_Unit]:
+def _noise(
+    ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Generator, topic: int = 0
+) -> list[_Unit]:
     """Facts of one other life (a sampled profile) about people this profile does not
     have, rendered the same way as real facts: the distractors the draft says about them
-    (``mentions``) and, for noisy questions, more of that life's facts. One life, so the
-    noise never holds two different people named alike ("my peer")."""
+    (``mentions``), up to ``topic`` facts of the attributes the question asks, and, for
+    noisy questions, more of that life's facts. One life, so the noise never holds two
+    different people named alike ("my peer")."""
     wanted = int(draft.params.get("noise", 0))
     lives = {p.id: p for p in ctx.other_lives(profile)}
     if not lives:
@@ -311,13 +225,15 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         _Unit("noise", ((life.entity(eid), life.entity(eid).facts[attr]),), source=life.id)
         for _, eid, attr in dict.fromkeys(chosen)
     ]
+    if topic:
+        out += _topic_noise(ctx, profile, draft, life, {u.fact_ids()[0] for u in out}, topic, rng)
     if not wanted:
         return out
     # the user is one person: noise about the user's own facts would be another "I", so
     # questions about the user get noise about people the user does not have
     scenarios = {profile.entity(f.entity).scenario for f in draft.evidence} - {"user"} or {"roles"}
     said = {u.fact_ids()[0] for u in out}
-    rates = evidence_rates(ctx)
+    rates, asked = evidence_rates(ctx), asked_attributes(draft)
     people = ctx.unnamed(profile, life)
     fillable = _fillable(ctx, life)
     base = len(out)
@@ -336,13 +252,43 @@ def _noise(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
         ]
         if need <= 0 or not spare:
             continue
-        weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+        weights = filler_weights(
+            rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked
+        )
         for i in rng.choice(
             len(spare), size=min(need, len(spare)), replace=False, p=weights / weights.sum()
         ):
             entity, fact = spare[int(i)]
             out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
+
+
+def _topic_noise(
+    ctx: QAContext,
+    profile: Profile,
+    draft: Draft,
+    life: Profile,
+    said: set[str],
+    topic: int,
+    rng: np.random.Generator,
+) -> list[_Unit]:
+    """Up to ``topic`` facts of the asked attributes about ``life``'s people whom this
+    profile has no one named like (never that life's user: another "I"), nor the
+    question (a false premise asks of someone the profile lacks: "my roommate")."""
+    asked = asked_attributes(draft)
+    fillable = _fillable(ctx, life)
+    question = draft.question.casefold()
+    spare = [
+        (e, f)
+        for e in ctx.unnamed(profile, life)
+        if e.scenario != "user" and ctx.who(e).casefold() not in question
+        for f, early in fillable[id(e)]
+        if not early and f.attribute in asked and f"{life.id}:{f.id}" not in said
+    ]
+    if not spare:
+        return []
+    picked = rng.choice(len(spare), size=min(topic, len(spare)), replace=False)
+    return [_Unit("noise", (spare[int(i)],), source=life.id) for i in sorted(picked)]
 
 
 def _clock(

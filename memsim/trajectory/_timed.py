@@ -25,19 +25,22 @@ from memsim.profile import Entity, Fact, Profile
 from memsim.qa import Draft, Message, QAContext
 from memsim.qa._history import statements as history_statements
 from memsim.trajectory._build import (
-    CHIT_CHAT,
-    MESSAGES_PER_TRAJECTORY,
-    RATE_FLOOR,
     WAKING,
     _fillable,
     _iso,
     _pair_some,
     _place,
     _Unit,
-    evidence_rates,
 )
 from memsim.trajectory._changes import change_text, tells_change
 from memsim.trajectory._hearsay import hearsay_lines
+from memsim.trajectory._rates import (
+    CHIT_CHAT,
+    MESSAGES_PER_TRAJECTORY,
+    asked_attributes,
+    evidence_rates,
+    filler_weights,
+)
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,10 @@ def _timed_units(
     if n_filler:
         # in proportion to how often each kind of fact is evidence (as in every
         # trajectory), so that what a message is about does not mark it
-        rates = evidence_rates(ctx)
-        weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in spare])
+        rates, topic = evidence_rates(ctx), asked_attributes(draft)
+        weights = filler_weights(
+            rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), topic
+        )
         for i in rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum()):
             plain.append(_Unit("filler", (spare[int(i)],)))
     plain = _pair_some(plain, rng)
@@ -188,8 +193,10 @@ def _decoy_histories(
     # history told step by step is then evidence as often whatever it is about (drawn
     # uniformly, a history rarely asked, such as one that follows every other change,
     # was told far more often as a decoy than as evidence, and marked the non-evidence)
-    rates = evidence_rates(ctx)
-    weights = np.array([rates.get((e.kind, f.attribute), RATE_FLOOR) for e, f in changing])
+    rates, topic = evidence_rates(ctx), asked_attributes(draft)
+    weights = filler_weights(
+        rates, (((e.kind, f.attribute), f.attribute) for e, f in changing), topic
+    )
     order = rng.choice(len(changing), size=len(changing), replace=False, p=weights / weights.sum())
     shuffled = [changing[int(i)] for i in order]
     # the evidence's own scenario first (the user's other facts that changed, for a

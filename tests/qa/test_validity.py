@@ -17,7 +17,7 @@ from memsim.qa import QAContext
 from memsim.records import record_to_json
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema
-from memsim.trajectory._build import RATE_FLOOR, evidence_rates
+from memsim.trajectory._rates import RATE_FLOOR, evidence_rates
 
 ROOT = Path(__file__).parents[2]
 

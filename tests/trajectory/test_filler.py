@@ -13,7 +13,7 @@ from memsim.qa import QA_KINDS, make_context
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema, workplace_attribute
 from memsim.trajectory import build_trajectory
-from memsim.trajectory._build import RATE_FLOOR, evidence_rates
+from memsim.trajectory._rates import RATE_FLOOR, evidence_rates
 
 ROOT = Path(__file__).parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
