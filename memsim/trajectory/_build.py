@@ -17,7 +17,8 @@ Guarantees:
   works in at that time (or the event's city);
 - filler is drawn by the rate table of :mod:`memsim.trajectory._rates`, leaning to the
   attributes the question asks; when the profile has fewer than ``TOPIC_NOISE`` facts
-  of them spare, the rest are said of the other life's people as noise;
+  of them spare, the rest are said of the other life's people as noise, except where
+  such a person could enter the answer (:func:`memsim.trajectory._rates.topic_noise`);
 - noise messages (distractors said about other people, the asked attributes' facts
   above, and more for noisy questions) come from one other life, about people this
   profile has no one named like, and carry fact ids qualified by the profile they come
@@ -143,7 +144,7 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     weights = filler_weights(rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked)
     # the question's own attribute, when the profile has too few of it spare (a count
     # over everyone's ages), is said of the other life's people instead of filler
-    topic = topic_noise(sum(f.attribute in asked for _, f in spare))
+    topic = topic_noise(draft, sum(f.attribute in asked for _, f in spare))
     n_filler = min(max(1, n_filler - topic), len(spare))
     if n_filler:
         picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())

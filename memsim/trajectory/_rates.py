@@ -92,9 +92,22 @@ def filler_weights(
     )
 
 
-def topic_noise(spare_asked: int) -> int:
+GROUP_TRANSFORMS = frozenset({"count", "count_between"})
+"""Transforms whose answer ranges over every entity of a group's kinds."""
+
+
+def topic_noise(draft: Draft, spare_asked: int) -> int:
     """Noise messages of the asked attributes, given how many facts of them the
-    profile has spare for filler."""
+    profile has spare for filler. None where another life's person could enter the
+    answer: a question over a group (a reader would count "my uncle is 60" with the
+    relatives: the audit's ``group_closed``), a condition ("my relative who lives in
+    Chicago": another might meet it) or a hybrid (its parts may be either)."""
+    if (
+        draft.scenario == "hybrid"
+        or draft.transform in GROUP_TRANSFORMS
+        or "condition" in draft.params
+    ):
+        return 0
     return max(0, TOPIC_NOISE - spare_asked)
 
 
@@ -184,7 +197,7 @@ def _tally(
     spare = facts - used
     if draft.span is None:  # the clocked builder says the asked attributes of others
         topic = asked_attributes(draft)
-        noise = topic_noise(sum(n for k, n in spare.items() if k[1] in topic))
+        noise = topic_noise(draft, sum(n for k, n in spare.items() if k[1] in topic))
         # of the other life's people (never its user), as many as it has of each kind
         users = {e.kind for e in life.entities if e.scenario == "user"}
         kinds = {k: n for k, n in facts.items() if k[1] in topic and k[0] not in users}
