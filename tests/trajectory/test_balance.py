@@ -89,26 +89,27 @@ def test_filler_speaks_of_what_the_question_asks(records: list[dict[str, Any]]) 
     assert same / total > 0.12, same / total
 
 
-def test_a_count_is_not_the_only_talk_of_its_attribute(records: list[dict[str, Any]]) -> None:
-    """A counting question's evidence is every entity's value of one attribute, so no
-    fact of it is left for filler: the other life's people say it instead (noise). On
-    make dataset en, the non-evidence facts of counting trajectories that state the
-    asked attribute went from 0.009 to 0.333 (0.008 to 0.342 zh)."""
-    same = total = 0
+def test_a_count_hears_its_attribute_of_its_group_only(records: list[dict[str, Any]]) -> None:
+    """A counting question's evidence is every member's value of one attribute; no
+    other message states that attribute of anyone of the group's kinds, not even the
+    other life's people as noise (a reader would count "my uncle is 60" with "my
+    relatives"). valid5's topic noise did, in 491 of 500 aggregative trajectories of
+    make dataset en; the audit's ``group_closed`` check reads the same rule."""
+    told = total = 0
     for record in (r for r in records if r["type"] == "aggregative"):
-        asked = set(record["QA"]["target_step_id"])
-        attributes = {
-            _kind_attribute(f)[1]
+        evidence = set(record["QA"]["target_step_id"])
+        group = {
+            _kind_attribute(f)
             for m in record["message_list"]
-            if m["mid"] in asked
+            if m["mid"] in evidence
             for f in m["facts"]
         }
+        total += 1
         for m in record["message_list"]:
-            if m["mid"] not in asked and m["facts"]:
-                same += any(_kind_attribute(f)[1] in attributes for f in m["facts"])
-                total += 1
-    assert total > 300
-    assert same / total > 0.2, same / total
+            if m["mid"] not in evidence:
+                told += sum(_kind_attribute(f) in group for f in m["facts"])
+    assert total > 30
+    assert told == 0
 
 
 def test_a_draft_draws_a_fact_at_most_once() -> None:
