@@ -21,6 +21,7 @@ import numpy as np
 from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
 from memsim.audit._logistic import (
+    CV_SE_FACTOR,
     FEATURES,
     FOLDS,
     Reservoir,
@@ -183,8 +184,9 @@ def kind_table(
     scores: np.ndarray, y: np.ndarray, groups: np.ndarray, folds: np.ndarray, kinds: np.ndarray
 ) -> dict[str, dict[str, float]]:
     """A pair's table: the within-group AUC of the out-of-fold ``scores`` per QA kind
-    and over all, with its z against 0.5, its pairs and the trajectories they come from
-    (kinds with no pair left out)."""
+    and over all, with its z against 0.5 (its standard error widened by
+    ``CV_SE_FACTOR`` for the fitted models' own sampling), its pairs and the
+    trajectories they come from (kinds with no pair left out)."""
     table: dict[str, dict[str, float]] = {}
     for kind in [*sorted(set(kinds.tolist())), "all"]:
         mask = np.ones(len(y), bool) if kind == "all" else kinds == kind
@@ -193,7 +195,7 @@ def kind_table(
             table[kind] = {
                 "auc": round(value, 4),
                 "chance": 0.5,
-                "z": round((value - 0.5) / se, 2),
+                "z": round((value - 0.5) / (se * CV_SE_FACTOR), 2),
                 "n": pairs,
                 "trajectories": _paired(y[mask], groups[mask], folds[mask]),
             }
