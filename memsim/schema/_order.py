@@ -22,10 +22,11 @@ def topological_order(parents: Mapping[str, Iterable[str]]) -> list[str] | None:
         waiting[nid] = len(unique)
         for p in unique:
             children.setdefault(p, []).append(nid)
-    for p in children:
-        if p not in rank:  # a node only referenced: after the declared ones, by name
-            rank[p] = len(rank)
-            waiting[p] = 0
+    # a node only referenced: after the declared ones, by name (children's keys come in
+    # the order of a set, which differs between processes)
+    for p in sorted(p for p in children if p not in rank):
+        rank[p] = len(rank)
+        waiting[p] = 0
     ready = [(rank[n], n) for n, w in waiting.items() if w == 0]
     heapq.heapify(ready)
     order: list[str] = []

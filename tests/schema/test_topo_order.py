@@ -58,3 +58,10 @@ def test_a_self_loop_and_a_two_cycle_give_none() -> None:
     assert topological_order({"a": ["a"]}) is None
     assert topological_order({"a": ["b"], "b": ["a"], "c": []}) is None
     assert topological_order({"b": [], "a": ["b", "b"]}) == ["b", "a"]
+
+
+def test_nodes_only_referenced_come_last_by_name() -> None:
+    """Parents that are not keys follow every key, in name order whatever the order of
+    the set they were found in (a process's string hashing)."""
+    parents = {"b": ["zeta", "alpha"], "a": [], "c": ["alpha", "zeta", "b"]}
+    assert topological_order(parents) == ["a", "alpha", "zeta", "b", "c"]
