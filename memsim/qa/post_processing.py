@@ -16,7 +16,6 @@ of whose weekdays or domains is a distractor, and its evidence date is said abso
 (the trajectory starts weeks before it), so the answer is not the only option written in
 the conversation; the e-mail domains no one's address says are said to be someone
 else's (the locale's ``hearsay_of``).
-
 """
 
 from __future__ import annotations
