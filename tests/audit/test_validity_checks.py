@@ -11,6 +11,7 @@ import numpy as np
 
 from memsim.audit import load_context, open_source, run_audit
 from memsim.audit._blind import _null_spread, option_docs
+from memsim.audit._logistic import CV_SE_FACTOR
 from memsim.audit._mentioned import mention_scores, words
 from memsim.audit._textmodel import auc, out_of_fold, tfidf, tokens
 from tests.audit.conftest import GOOD_TIMES, record
@@ -174,3 +175,25 @@ def test_a_pair_auc_counts_the_trajectories_that_hold_its_pairs() -> None:
     groups = np.array([0, 0, 0, 1, 1, 2, 2])
     trajectories = np.array([7, 7, 7, 8, 8, 9, 9])
     assert _paired(y, groups, trajectories) == 2
+
+
+def test_evidence_text_widens_its_standard_error_for_the_fitted_folds(raw_native: Make) -> None:
+    """The reported AUC error is Hanley and McNeil's times CV_SE_FACTOR: the fold models
+    are fitted on samples too, which the pairs' own spread does not see."""
+    rng = np.random.default_rng(7)
+    items, docs, labels = [], [], []
+    for i in range(N):
+        messages = [f"My cousin works in {CITIES[int(c)]}." for c in rng.integers(8, size=4)]
+        r = _item(i, CITIES[:4], 0, messages)
+        r["QA"]["target_step_id"] = [0]
+        items.append(r)
+        docs += [tokens(m) for m in messages]
+        labels += [1.0, 0.0, 0.0, 0.0]
+    result = _run(raw_native("noise", items), "shortcut_evidence_text")
+    y = np.array(labels)
+    groups = np.repeat(np.arange(N), 4).astype(np.int64)
+    value, se = auc(out_of_fold(tfidf(docs), y, groups), y)
+    reported = result.stats.scores["all"]
+    assert reported["auc"] == round(value, 4)
+    assert reported["auc_se"] == round(se * CV_SE_FACTOR, 4)
+    assert CV_SE_FACTOR == 1.5
