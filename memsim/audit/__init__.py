@@ -13,6 +13,7 @@ Checks are registered in ``registry("audit_check")`` (``memsim ls audit_check``)
 
 from memsim.audit import (  # noqa: F401  (importing a module registers its checks)
     _answer_dates,
+    _apart,
     _assistant_turns,
     _blind,
     _classifier,

@@ -21,7 +21,7 @@ from memsim._io import MANIFEST
 from memsim.audit._source import AuditSource
 from memsim.audit._types import AuditInputError, AuditItem
 from memsim.profile import Profile, ProfileError, profile_file, read_profile
-from memsim.schema import Schema, SchemaError, load_schema
+from memsim.schema import Schema, SchemaError, find_schema, load_schema
 from memsim.verbalize import LocaleData, load_locale, schema_locale
 
 PROFILE_CACHE = 512
@@ -126,7 +126,7 @@ class AuditContext:
         try:
             if self.schema:
                 return schema_locale(self.schema)  # with the schema's own wording
-            return load_locale(str(code))
+            return _daily_life_locale(str(code))
         except ValueError:
             return None
 
@@ -268,6 +268,21 @@ def _get(data: dict[str, Any], *keys: str) -> Any:
             return None
         data = data.get(key)  # type: ignore[assignment]
     return data
+
+
+def _daily_life_locale(code: str) -> LocaleData:
+    """The locale data of a dataset read without its schema (a MemDaily-format folder
+    alone): MemDaily is a daily-life benchmark, so the bundled daily-life schema's
+    wording of its attributes ("Where is my peer's workplace?" names the work city) is
+    merged over the language's, as that schema's datasets have it; memsim's own locale
+    data names no attribute. The language's alone where no such schema is bundled."""
+    path = find_schema(f"schemas/daily_life.{code}.yaml")
+    if path is None:
+        return load_locale(code)
+    try:
+        return schema_locale(load_schema(path))
+    except SchemaError:
+        return load_locale(code)
 
 
 __all__ = ["NEEDS", "AuditContext", "AuditOptions", "ProfileStore", "load_context"]

@@ -152,6 +152,10 @@ class OptionPrior:
                 "unknown": words["unknown"],
             }
             return (lambda v: text[str(v)]), ("compare", *text.values())
+        if transform == "difference":  # said in the attribute's unit ("6 hours")
+            entity = profile.entity(params["entities"][0])
+            unit = self.d.attribute(entity, params["attribute"]).unit
+            return (lambda v: self.d.loc.with_unit_of(str(v), unit)), ("unit", unit)
         return str, ("str",)
 
     def _values(

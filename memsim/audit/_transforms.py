@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import operator
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from memsim.audit._derive import DerivationError, Derived, Deriver
@@ -188,13 +189,24 @@ def digit_sum(
 
 
 @transform("age_difference")
-@transform("difference")
 def age_difference(
     d: Deriver, p: Profile, params: dict[str, Any], _: frozenset[str], when: dt.datetime
 ) -> Derived:
     (a, fa), (b, fb) = (d.fact(p, e, params["attribute"]) for e in params["entities"])
     number = abs(int(_at(fa, when)) - int(_at(fb, when)))
     return _number(number, {fa.id, fb.id}, d, lambda: (d.who(a), d.who(b)))
+
+
+@transform("difference")
+def difference(
+    d: Deriver, p: Profile, params: dict[str, Any], withheld: frozenset[str], when: dt.datetime
+) -> Derived:
+    """An age difference said in the attribute's unit ("6 hours", "6小时")."""
+    found = age_difference(d, p, params, withheld, when)
+    entity = p.entity(params["entities"][0])
+    unit = d.attribute(entity, params["attribute"]).unit
+    shown = d.loc.with_unit_of(found.display, unit)
+    return replace(found, display=shown) if shown != found.display else found
 
 
 @transform("days_between")

@@ -77,7 +77,10 @@ def hybrid(
     wrong options shuffled on their own), so the four options are a random matching of
     the first parts with the second parts in which the answer is a uniform pair: the
     options' structure says nothing about which one is right (a fixed pairing, such as
-    the outcomes of two comparisons in their declared order, would)."""
+    the outcomes of two comparisons in their declared order, would). Options that
+    repeat a value ("1; 1") are then as likely to be the answer as any other; they are
+    not avoided, which would mark the one such option left as the answer. The two parts
+    rest on no common fact, so no pair of answers is ruled out by the other part."""
     scenarios = kind.scenarios if parts is None else parts
     first, second = (str(s) for s in rng.choice(scenarios, size=2, replace=False))
     with hybrid_part(1):  # which decks deal to which part: memsim.qa._strata.Parts
@@ -100,6 +103,8 @@ def hybrid(
         return None  # a distractor could not be said in full, as the answer is
     if _overlap(a, b) or _overlap(b, a):
         return None  # one part withholds a fact the other part needs told
+    if _shared(a, b):
+        return None  # one part's answer narrows the other's: options could be struck out
     join = ctx.loc.questions.answer_join
     options = [a.answer + join + b.answer]
     wrong_a, wrong_b = _wrong(a, rng), _wrong(b, rng)
@@ -183,6 +188,14 @@ def _overlap(a: Draft, b: Draft) -> bool:
     """Whether ``a`` withholds a fact that ``b`` tells (the user's scenario shares the
     people of the roles scenario)."""
     return bool({f.id for f in a.withheld} & {f.id for f in (*b.evidence, *b.negatives, *b.told)})
+
+
+def _shared(a: Draft, b: Draft) -> bool:
+    """Whether both parts rest on one fact (counting the relatives' ages, then counting
+    them again with the user): the pair of answers is then constrained, so an option
+    can be struck out by consistency alone, and the options read as one question asked
+    twice ("1; 1", "2; 2")."""
+    return bool({f.id for f in a.evidence} & {f.id for f in b.evidence})
 
 
 def _part(d: Draft) -> dict[str, object]:

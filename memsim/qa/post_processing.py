@@ -2,8 +2,9 @@
 
 Transforms (each registered by name, recorded in the provenance with its parameters):
 ``digit_sum`` (sum of the last k digits of a number-like value), ``difference``
-(absolute difference of two integer facts; ``age_difference`` is the same, worded for
-ages), ``days_between`` (absolute number of days between two dated facts), ``season``
+(absolute difference of two integer facts, said in the attribute's unit: "6 hours";
+``age_difference`` is the same, worded for ages, its number alone), ``days_between``
+(absolute number of days between two dated facts), ``season``
 (of a month-day, by the locale's season table),
 ``weekday`` (of a date-time) and ``email_domain``. Guarantees: the answer is computed
 by the transform from the profile's values; numeric answers are flattened to uniform
@@ -170,7 +171,10 @@ def _difference(name: str) -> Transform:
         numbers = flat_options(answer, pool_share(ctx, [(a, attr), (b, attr)], age_gap), rng)
         if numbers is None:
             return None
-        options = [str(n) for n in numbers]
+        # a difference is said in the attribute's unit ("6 hours"); an age difference
+        # is not, its question names the unit ("how many years apart in age")
+        unit = ctx.attribute(a, attr).unit if name == "difference" else None
+        options = [ctx.loc.with_unit_of(str(n), unit) for n in numbers]
         question = ctx.choose(ctx.loc.questions.post_processing[name], rng).format(
             a=ctx.who(a), b=ctx.who(b), label=ctx.label(a, attr)
         )

@@ -17,7 +17,7 @@ from memsim.schema._distributions import Distribution
 from memsim.schema._models import Schema
 from memsim.schema._order import topological_order
 from memsim.schema._refs import all_node_keys, node_id, node_parents
-from memsim.schema._tokens import check_no_tokens
+from memsim.schema._tokens import check_no_tokens, check_phrase_ends
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def parse_schema(text: str, filename: str = "<schema>") -> Schema:
         raise fail() from None
     # the cycle search skips references the checks report as broken, so a cycle is
     # reported together with every other problem, not only once they are fixed
-    problems = check_schema(schema) + check_no_tokens(schema)
+    problems = check_schema(schema) + check_no_tokens(schema) + check_phrase_ends(schema)
     try:
         problems += _check_cycles(schema)
     except (KeyError, ValueError):

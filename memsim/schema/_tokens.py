@@ -8,6 +8,7 @@ written (``file:line:col``) instead of being escaped.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping
 from string import Formatter
 
@@ -77,4 +78,36 @@ def check_no_tokens(schema: Schema) -> list[Problem]:
     return out
 
 
-__all__ = ["BRACES", "check_no_tokens", "has_brace"]
+def ends_badly(text: str) -> str | None:
+    """Why a phrase that other words follow ("'s", " is") cannot start or end as it
+    does (None: it can): spaces at either end, or punctuation at its end (a closing
+    brace of a token, quote marks and brackets excepted): "my friend from the workshop,
+    {first}," gives "workshop, Candice,'s"."""
+    if text != text.strip():
+        return "has spaces at its start or end"
+    last = text[-1:]
+    if last and last not in "})\"'”’」』" and unicodedata.category(last).startswith("P"):
+        return f"ends in {last!r}, which would stand before the words that follow it"
+    return None
+
+
+def check_phrase_ends(schema: Schema) -> list[Problem]:
+    """A problem for each kind label, attribute label or ``refer`` phrase that ends in
+    punctuation or spaces: "'s", a plural ending or the rest of a sentence follows each
+    ("the {label} of {who}", "{kind}'s {label}", "my {relation}'s")."""
+    out = []
+    seen: set[Path] = set()
+    for kind, entity in schema.entities.items():
+        texts = [*_said(("entities", kind, "label"), entity.label)]
+        texts += _said(("entities", kind, "refer"), entity.refer)
+        for attr, where in schema.attribute_sources(kind).values():
+            texts += _said((*where, "label"), attr.label)
+        for path, text in texts:
+            why = ends_badly(text)
+            if why and path not in seen:
+                seen.add(path)
+                out.append(Problem(path, f"{text!r} {why}"))
+    return out
+
+
+__all__ = ["BRACES", "check_no_tokens", "check_phrase_ends", "ends_badly", "has_brace"]

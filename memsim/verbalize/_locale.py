@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memsim._yaml import safe_load
+from memsim.verbalize import _wording as w
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 
@@ -97,16 +98,16 @@ class Questions(_Strict):
     """Question wording per QA kind; ``{who}``, ``{whose}``, ``{label}`` and kind-specific
     tokens are filled by the QA kinds."""
 
-    simple: list[str]
-    conditional: list[str]
-    comparative: list[str]
+    simple: list[w.Simple]
+    conditional: list[w.Conditional]
+    comparative: list[w.Comparative]
     comparative_options: dict[str, str]
-    aggregative: list[str]
+    aggregative: list[w.Aggregative]
     aggregative_predicates: dict[str, str]
     post_processing: dict[str, list[str]]
-    hybrid_join: str
+    hybrid_join: w.Join
     answer_join: str
-    noisy_preface: list[str]
+    noisy_preface: list[w.Preface]
     by_scenario: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
     [...]}}`` where a language words questions about things and about people apart."""
@@ -278,28 +279,28 @@ class LocaleData(_Strict):
     seasons: dict[str, list[int]]
     """Season name -> months (1-12) it covers."""
     grammar: Grammar = Field(default_factory=Grammar)
-    two_facts: list[str]
+    two_facts: list[w.TwoFacts]
     """How two facts become one message: {first} and {second}."""
-    chit_chat: list[str] = Field(min_length=20)
-    hearsay: list[str] = Field(default_factory=list)
+    chit_chat: list[w.ChitChat] = Field(min_length=20)
+    hearsay: list[w.Hearsay] = Field(default_factory=list)
     """How the user repeats what someone else said, ``{value}`` quoted: a distractor said
     by another person, so the answer is not the only option the conversation holds
     (none: no such messages)."""
-    hearsay_of: list[str] = Field(default_factory=list)
+    hearsay_of: list[w.HearsayOf] = Field(default_factory=list)
     """How the user says a value is someone else's: ``{label}`` (the attribute, with its
     kind: :attr:`hearsay_label`) is ``{value}``, a distractor of any type that nothing
     else in the conversation says (an attribute of the user's own, of a kind with one
     entity): so the answer is not the only option the conversation holds (none: only
     text distractors are repeated, as ``hearsay``)."""
-    hearsay_people: list[str] = Field(default_factory=list)
+    hearsay_people: list[w.Person] = Field(default_factory=list)
     """A person outside the profile, as a ``hearsay_of`` value of a person's attribute
     is said of them in the attribute's own phrasings ("my friend {first}": ``{first}``
     a first name, ``{last}`` a last name, from the locale's name lists); none: such
     values are said in ``hearsay_of`` lines."""
-    hearsay_label: str = "{kind}'s {label}"
+    hearsay_label: w.HearsayLabel = "{kind}'s {label}"
     """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
     ("textbook's price"); the user's attributes go by their label alone."""
-    domain_label: str = "{label} domain"
+    domain_label: w.DomainLabel = "{label} domain"
     """What an e-mail domain is called in a ``hearsay_of`` line ("email address domain")."""
     questions: Questions
     history: HistoryWords

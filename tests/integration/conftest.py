@@ -171,6 +171,9 @@ def schema_raw() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def locale() -> Any:
-    from memsim.verbalize import load_locale  # locale data only
+    """The dataset's locale data: English, with the schema's overlay (its attributes'
+    own question wording) merged over it."""
+    from memsim.schema import load_schema
+    from memsim.verbalize import schema_locale
 
-    return load_locale("en")
+    return schema_locale(load_schema(SCHEMA))

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from memsim.qa._registry import QAKind, hybrid
-from memsim.qa._types import Draft
+from memsim.qa._types import Draft, FactRef
 
 CTX: Any = SimpleNamespace(
     loc=SimpleNamespace(
@@ -70,3 +70,36 @@ def test_wrong_parts_are_paired_at_random() -> None:
         assert pairs[0] in {("500 people", "Boston"), ("Boston", "500 people")}
         matchings.add(frozenset(pairs))
     assert len(matchings) > 6  # all 3! = 6 matchings of the wrong parts, in both orders
+
+
+def _counting(evidence: dict[str, tuple[FactRef, ...]]) -> QAKind:
+    """Two counting parts ("for how many of my relatives is the age ...?" and the same
+    counted with me), each resting on the given facts."""
+    texts = {
+        "roles": ("Of my relatives, for how many is the age more than 30?", ("2", "0", "1", "3")),
+        "user": (
+            "Counting me and my relatives, how many of us are at most 32?",
+            ("1", "2", "3", "0"),
+        ),
+    }
+
+    def draft(_ctx: Any, _profile: Any, scenario: str, _rng: Any) -> Draft:
+        question, options = texts[scenario]
+        return Draft("aggregative", scenario, question, options[0], options, evidence[scenario])
+
+    return QAKind("aggregative", tuple(texts), draft)
+
+
+def test_parts_resting_on_one_fact_are_redrawn() -> None:
+    """Counting the relatives' ages and counting them again with the user: one part's
+    answer narrows the other's (with two relatives, "more than 30" for both and "at most
+    32" for all three of us hold together only if both are 31 or 32), so options can be
+    struck out by consistency alone, and they read as one question asked twice ("1; 1",
+    "2; 2")."""
+    aunt, uncle = FactRef("relative[0]", "age"), FactRef("relative[1]", "age")
+    me = FactRef("user", "age")
+    kind = _counting({"roles": (aunt, uncle), "user": (me, aunt, uncle)})
+    for seed in range(10):
+        assert hybrid(kind, CTX, None, np.random.default_rng(seed)) is None  # type: ignore[arg-type]
+    apart = _counting({"roles": (aunt, uncle), "user": (me, FactRef("relative[0]", "height"))})
+    assert hybrid(apart, CTX, None, np.random.default_rng(0)) is not None  # type: ignore[arg-type]

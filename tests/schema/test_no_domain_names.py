@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import yaml
+
 from memsim.schema import load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +75,39 @@ def test_no_daily_life_name_in_code() -> None:
         if value in names
     ]
     assert not found, "daily-life names in code:\n" + "\n".join(found)
+
+
+FREE_KEYED = ("by_attribute", "comparative_options", "aggregative_predicates", "by_scenario")
+"""The mappings of a locale's ``questions`` whose keys are chosen by the writer: by
+attribute (``<kind>.<attr>``, ``higher.<attr>``, ``gt.<attr>``) or by scenario."""
+
+
+def _free_keys(data: object, path: tuple[str, ...] = ()) -> list[str]:
+    """Every key (dotted parts apart) of the free-keyed mappings under ``questions``,
+    at any depth below them, with where it is."""
+    out: list[str] = []
+    if not isinstance(data, dict):
+        return out
+    for key, value in data.items():
+        where = (*path, str(key))
+        if len(where) >= 3 and where[0] == "questions" and where[1] in FREE_KEYED:
+            out += [f"{'.'.join(where)} ({part})" for part in str(key).split(".")]
+        out += _free_keys(value, where)
+    return out
+
+
+def test_no_daily_life_name_keys_the_package_locale() -> None:
+    """memsim's locale data words no attribute by name ("How old is ...?" under
+    ``age``, ``higher.age``): an attribute's own wording is its schema's (daily life's
+    in schemas/overlays/daily_life.yaml), so a domain whose attribute shares a name
+    with daily life's is not worded as daily life."""
+    names = _domain_names()
+    files = sorted((ROOT / "memsim").rglob("locales/*.yaml"))
+    assert {f.stem for f in files} >= {"en", "zh"}
+    found = [
+        f"{path.relative_to(ROOT)}: {where}"
+        for path in files
+        for where in _free_keys(yaml.safe_load(path.read_text(encoding="utf-8")))
+        if where.rsplit(" (", 1)[1].rstrip(")") in names
+    ]
+    assert not found, "daily-life names keying package wording:\n" + "\n".join(found)

@@ -1,0 +1,104 @@
+"""Checks of a locale's wording entries, one entry at a time.
+
+A wording entry is filled with ``str.format`` by code that passes a fixed set of
+tokens: an entry missing a required token says less than it should (a preface without
+``{question}`` drops the question), one with a token nobody passes fails at generation
+(``KeyError``), and a person's name phrase that ends in punctuation reads badly where a
+possessive or a verb follows it ("my friend from the workshop, {first}," gives
+"workshop, Candice,'s"). Each check is a pydantic ``AfterValidator`` on one list item,
+so a bad entry is reported at its own ``file:line`` (the locale file or the schema's
+overlay, :mod:`memsim.verbalize._overlay`), by `memsim schema validate` too.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+from memsim.schema._tokens import ends_badly
+
+
+def tokens_of(text: str) -> set[str]:
+    """The ``{token}`` names of a format string (ValueError: braces do not parse)."""
+    return {
+        field.split(".")[0].split("[")[0].split("!")[0]
+        for _, field, _, _ in string.Formatter().parse(text)
+        if field is not None
+    }
+
+
+def _checker(
+    required: frozenset[str], allowed: frozenset[str], any_of: bool, phrase: bool
+) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        try:
+            found = tokens_of(text)
+        except ValueError as exc:
+            raise ValueError(f"{text!r}: braces do not parse ({exc})") from None
+        if any_of and not found & required:
+            need = " or ".join(f"{{{t}}}" for t in sorted(required))
+            raise ValueError(f"{text!r} has none of {need}")
+        missing = set() if any_of else required - found
+        if missing:
+            names = ", ".join(f"{{{t}}}" for t in sorted(missing))
+            raise ValueError(f"{text!r} lacks {names}")
+        unknown = found - allowed
+        if unknown:
+            names = ", ".join(f"{{{t}}}" for t in sorted(unknown))
+            takes = ", ".join(f"{{{t}}}" for t in sorted(allowed)) or "no tokens"
+            raise ValueError(f"{text!r}: {names} is filled by nothing here (it takes {takes})")
+        why = ends_badly(text) if phrase else None
+        if why:
+            raise ValueError(f"{text!r} {why}")
+        return text
+
+    return check
+
+
+def check(
+    required: tuple[str, ...],
+    allowed: tuple[str, ...] = (),
+    any_of: bool = False,
+    phrase: bool = False,
+) -> AfterValidator:
+    """A validator of one entry: it has every ``required`` token (or, ``any_of``, one
+    of them), no token beyond ``required`` and ``allowed``, and, as a ``phrase`` that
+    other words follow, no punctuation at its end."""
+    need = frozenset(required)
+    return AfterValidator(_checker(need, need | set(allowed), any_of, phrase))
+
+
+TwoFacts = Annotated[str, check(("first", "second"))]
+ChitChat = Annotated[str, check(())]
+Hearsay = Annotated[str, check(("value",))]
+HearsayOf = Annotated[str, check(("label", "value"))]
+Person = Annotated[str, check(("first", "last"), any_of=True, phrase=True)]
+"""A person outside the profile ("my friend {first}"): "'s" or a verb follows it."""
+HearsayLabel = Annotated[str, check(("label",), allowed=("kind",))]
+DomainLabel = Annotated[str, check(("label",))]
+Preface = Annotated[str, check(("question",))]
+Join = Annotated[str, check(("first", "second"))]
+Simple = Annotated[str, check(("label", "who"))]
+Conditional = Annotated[str, check(("label", "cond_value"), allowed=("group", "cond_label"))]
+Comparative = Annotated[str, check(("a", "b"), allowed=("label", "more"))]
+Aggregative = Annotated[str, check(("predicate",), allowed=("group", "label"))]
+
+__all__ = [
+    "Aggregative",
+    "ChitChat",
+    "Comparative",
+    "Conditional",
+    "DomainLabel",
+    "Hearsay",
+    "HearsayLabel",
+    "HearsayOf",
+    "Join",
+    "Person",
+    "Preface",
+    "Simple",
+    "TwoFacts",
+    "tokens_of",
+]

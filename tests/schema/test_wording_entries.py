@@ -1,0 +1,97 @@
+"""`memsim schema validate` rejects malformed wording entries of a locale overlay at
+their file:line: a person's phrase ending in punctuation (it stands before "'s" or a
+verb: "workshop, Candice,'s"), an entry missing a token it needs, a token no code fills."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memsim.cli import main
+from memsim.verbalize import load_locale
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+WORKSHOP = DATA / "workshop.en.yaml"
+ANCHOR = "    hearsay_of:\n"
+
+
+def _validate(tmp_path: Path, entry_key: str, entries: list[str]) -> tuple[int, str, int]:
+    """Validate the workshop schema with ``entries`` under its overlay's ``entry_key``
+    (a top-level key of the overlay, or ``questions.<key>``): exit code, stderr, and the
+    line of the first entry."""
+    text = WORKSHOP.read_text(encoding="utf-8")
+    assert text.count(ANCHOR) == 1
+    key = entry_key.split(".")
+    indent = "    " + "  " * (len(key) - 1)
+    header = "".join(f"{'    ' + '  ' * i}{k}:\n" for i, k in enumerate(key))
+    block = header + "".join(f'{indent}  - "{e}"\n' for e in entries)
+    if header in text:  # the overlay has this list already: ours go first in it
+        text = text.replace(header, block, 1)
+    elif key[0] == "questions":  # ...or a questions mapping to put it in
+        text = text.replace("    questions:\n", block, 1)
+    else:
+        text = text.replace(ANCHOR, block + ANCHOR, 1)
+    path = tmp_path / "workshop.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    first = text.splitlines().index(f'{indent}  - "{entries[0]}"') + 1
+    result = CliRunner().invoke(main, ["schema", "validate", str(path)])
+    return result.exit_code, result.output + (result.stderr or ""), first
+
+
+def test_a_person_ending_in_a_comma_is_rejected_at_its_line(tmp_path: Path) -> None:
+    code, out, line = _validate(
+        tmp_path,
+        "hearsay_people",
+        ["my supplier {first}", "my friend from the workshop, {first},", "my client {first}"],
+    )
+    assert code == 2
+    assert re.search(
+        rf"workshop\.en\.yaml:{line + 1}:\d+: locale_overlay 'en': hearsay_people\.1: .*"
+        r"ends in ','",
+        out,
+    ), out
+
+
+@pytest.mark.parametrize(
+    ("key", "entry", "says"),
+    [
+        ("hearsay_people", "my supplier", r"has none of \{first\} or \{last\}"),
+        ("hearsay_people", "my supplier {first} {name}", r"\{name\} is filled by nothing"),
+        ("hearsay_people", "my supplier {first} ", r"has spaces"),
+        ("hearsay_of", "Another maker told me their {label}.", r"lacks \{value\}"),
+        ("hearsay", "A maker said so.", r"lacks \{value\}"),
+        ("questions.noisy_preface", "What a day. Anyway:", r"lacks \{question\}"),
+        ("questions.simple", "What is the {label} of {whom}?", r"lacks \{who\}"),
+        ("two_facts", "{first}", r"lacks \{second\}"),
+        ("hearsay", "Someone said {value", r"braces do not parse"),
+    ],
+)
+def test_malformed_wording_is_rejected(tmp_path: Path, key: str, entry: str, says: str) -> None:
+    code, out, line = _validate(tmp_path, key, [entry])
+    assert code == 2, out
+    assert re.search(rf"workshop\.en\.yaml:{line}:\d+: locale_overlay 'en': {key}\.0: ", out), out
+    assert re.search(says, out), out
+
+
+def test_the_bundled_wording_passes() -> None:
+    for code in ("en", "zh"):
+        assert load_locale(code).hearsay_people
+
+
+@pytest.mark.parametrize("written", ["label: {en: workshop owner}", "label: {en: phone number}"])
+def test_a_label_ending_in_a_comma_is_rejected_at_its_line(tmp_path: Path, written: str) -> None:
+    # a kind's label is followed by "'s" ("workshop owner's phone number"), an
+    # attribute's by the rest of a question ("the phone number of ...")
+    text = WORKSHOP.read_text(encoding="utf-8")
+    assert text.count(written) == 1
+    bad = written.replace("{en: ", '{en: "').replace("}", ',"}')
+    text = text.replace(written, bad)
+    path = tmp_path / "workshop.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if bad in t)
+    result = CliRunner().invoke(main, ["schema", "validate", str(path)])
+    assert result.exit_code == 2
+    assert re.search(rf"workshop\.en\.yaml:{line}:\d+: .*ends in ','", result.output), result.output
