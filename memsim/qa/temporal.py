@@ -55,7 +55,7 @@ from memsim.qa._history import (
     whose,
 )
 from memsim.qa._registry import qa_kind
-from memsim.qa._strata import balanced, dealing
+from memsim.qa._strata import balanced
 from memsim.qa._types import Draft, Statement
 
 COUNTS = (0, 1, 2, 3)
@@ -88,10 +88,7 @@ def temporal(
     # drawn, the ranks of a few dozen questions strayed (seed 0, 100 per kind: the
     # largest number was the answer 16 times in 36, in every schema alike, since the
     # draws follow the trajectory's seed), and a reader of the options alone learned it
-    # (outside generation the stream draws as it always did: the evidence rates that
-    # weight every kind's filler are estimated from such drafts, and stay the same)
-    dealt = dealing(HOLD)
-    if (balanced(rng, 2, CHANGE_FORM_DECK, hold=HOLD) == 0) if dealt else rng.random() < 0.5:
+    if balanced(rng, 2, CHANGE_FORM_DECK, hold=HOLD) == 0:
         return _value_at(ctx, group, entity, attr, scenario, rng)
     return _elapsed(ctx, group, entity, attr, scenario, rng)
 
@@ -169,8 +166,7 @@ def _elapsed(
     if sum(s.value == value for s in fact.history) != 1:
         return None  # "became X" must name one change
     unit = "days" if rng.random() < 0.5 else "weeks"
-    rank = balanced(rng, 4, RANK_DECK, every=2, hold=HOLD) if dealing(HOLD) else None
-    numbers = _uniform_numbers(unit, rng, rank)
+    numbers = _uniform_numbers(unit, rng, balanced(rng, 4, RANK_DECK, every=2, hold=HOLD))
     answer = numbers[0]
     # whole weeks: a day 1-6 into the week, so the question never falls on the change's day
     days = answer if unit == "days" else answer * WEEK + int(rng.integers(1, WEEK))
@@ -202,14 +198,13 @@ def _elapsed(
     )
 
 
-def _uniform_numbers(unit: str, rng: np.random.Generator, rank: int | None) -> list[int]:
+def _uniform_numbers(unit: str, rng: np.random.Generator, rank: int) -> list[int]:
     """An ``elapsed`` answer and its options, drawn before the question's day is set
     from them: the answer uniform over ``ELAPSED[unit]`` and its rank among the options
     uniform over the ranks that fit (drawn from the question's day instead, answers
     skewed small, a few days after the last change, with distractors spread above, and
-    the smallest option was the gold too often). A dealt ``rank`` (None: drawn with
-    the answer) is kept, the answer drawn among those that can take it: the pairs are
-    uniform either way, and a dealt rank comes out as often as every other."""
+    the smallest option was the gold too often). The ``rank`` is dealt: the answer is
+    then uniform over those that can take it, and every rank has as many."""
     low, high = ELAPSED[unit]
     while True:
         answer = int(rng.integers(low, high + 1))
