@@ -7,7 +7,7 @@ import re
 
 from memsim.audit._context import AuditContext
 from memsim.audit._framework import item_check
-from memsim.audit._text import WHITESPACE_FEATURES, singled_out, squash
+from memsim.audit._text import WHITESPACE_FEATURES, fold, singled_out, squash
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
 
 GROUP = "structure"
@@ -47,21 +47,41 @@ def answer_in_question(
     question = item.qa.get("question")
     if truth not in choices or not isinstance(question, str):
         return None
-    asked = squash(question)
+    leaked = answer_said(
+        question, choices[str(truth)], [c for k, c in choices.items() if k != truth]
+    )
+    if leaked is None:
+        return []
+    whole = leaked == choices[str(truth)]
+    stats.counts["answers in the question" if whole else "answer parts in the question"] += 1
+    return [finding("answer_in_question", "warning", item, f"the question says {leaked!r}")]
+
+
+def answer_said(question: str, answer: str, others: list[str]) -> str | None:
+    """The answer, or the first of its ``;``-joined parts, that ``question`` says when
+    no distractor (or part of one) is said too ("A or B?" names both: no cue); None
+    otherwise. A Latin word counts only whole ("red" is not said by "I'm tired"); a
+    distractor counts however short (the user's "I", "我" in a comparison)."""
+    asked, spaced = squash(question), _spaced(question)
 
     def inside(text: str, shortest: int = 3) -> bool:
         key = squash(text)
-        return len(key) >= shortest and not key.isdigit() and key in asked
+        if len(key) < shortest or key.isdigit() or key not in asked:
+            return False
+        edges = rf"(?<![a-z0-9]){re.escape(_spaced(text))}(?![a-z0-9])"
+        return re.search(edges, spaced) is not None
 
-    answer = choices[str(truth)]
-    parts = (
-        [answer, *re.split(r"\s*[;；]\s*", answer)] if ";" in answer or "；" in answer else [answer]
-    )
-    others = [c for letter, c in choices.items() if letter != truth]
-    other_parts = [p for c in others for p in [c, *re.split(r"\s*[;；]\s*", c)]]
+    parts = [answer, *_SPLIT.split(answer)] if ";" in answer or "；" in answer else [answer]
+    other_parts = [p for c in others for p in [c, *_SPLIT.split(c)]]
     leaked = [p for p in parts if inside(p)]
-    if not leaked or any(inside(p, 2) for p in other_parts):
-        return []
-    whole = leaked[0] == answer
-    stats.counts["answers in the question" if whole else "answer parts in the question"] += 1
-    return [finding("answer_in_question", "warning", item, f"the question says {leaked[0]!r}")]
+    if not leaked or any(inside(p, 1) for p in other_parts):
+        return None
+    return leaked[0]
+
+
+def _spaced(text: str) -> str:
+    """``text`` folded, its punctuation and spacing one space: words keep their edges."""
+    return " ".join(_NOT_WORD.sub(" ", fold(text)).split())
+
+
+_NOT_WORD, _SPLIT = re.compile(r"[\W_]+"), re.compile(r"\s*[;；]\s*")

@@ -160,7 +160,9 @@ def _keep(
     least = min(share)
     if wanted == "unknown" and step:
         # within a margin, the pair's own outcome o is kept with m / P(o) above, and
-        # "unknown" with 4m - m / P(o): every pair is then kept 4m in all, whatever its
+        # "unknown" with 4m - m / P(o) (scaled so that it sums to m over the pair's
+        # outcomes, which it does unscaled only when none is under a quarter): every
+        # pair is then kept 4m in all, whatever its
         # outcome, so a profile's draws end on each outcome a quarter of the time on
         # average (kept with m over the pairs that differ, as below, "unknown" lost to
         # the outcome a profile's pairs give: within a margin of a third each, "the
@@ -169,7 +171,7 @@ def _keep(
         if a.facts[attr].value == b.facts[attr].value and _says_first(ctx, b):
             return 0.0
         own = share[OUTCOMES.index(compare(ctx, a, b, attr, step))]
-        return 4 * least - least / own
+        return unknown_keep(share, own)
     if wanted == "unknown" and not _says_first(ctx, b):
         # every pair, tied or not, can be asked as "unknown": kept with m, as often as
         # each other outcome. Keeping ties out (as below) left a profile whose people
@@ -257,15 +259,32 @@ def _expected_kept(
     ctx: QAContext, a: Entity, b: Entity, attr: str, floor: float, step: int
 ) -> float:
     """What :func:`_keep` sums to over the four outcomes of a pair named like a and b,
-    in expectation over the pool: m for each outcome it keeps (4m), or, within a margin,
-    3m and the "unknown" weights 4m - m / P(o) where positive."""
+    in expectation over the pool: m for each outcome it keeps, "unknown" within a
+    margin too (its weights are scaled to m: :func:`_unknown_mass`)."""
     share = order_share(ctx, a, b, attr, step)
     if share is None or min(share) <= 0 or min(share) < floor:
         return 0.0
+    return 4 * min(share)
+
+
+def unknown_keep(share: tuple[float, float, float], own: float) -> float:
+    """The chance a draw of "unknown" is kept within a margin, for a pair whose own
+    outcome has the chance ``own`` among ``share``: 4m - m / own, clipped at 0, scaled
+    so that it sums to m over the pair's outcomes (:func:`_unknown_mass`)."""
     least = min(share)
-    if not step:
-        return 4 * least
-    return 3 * least + sum(p * max(0.0, 4 * least - least / p) for p in share)
+    return max(0.0, 4 * least - least / own) * least / _unknown_mass(share)
+
+
+def _unknown_mass(share: tuple[float, float, float]) -> float:
+    """What "unknown" is kept with over a pair's own outcomes, before it is scaled to m:
+    sum of P(o) max(0, 4m - m / P(o)). It is m only when every outcome has a chance of
+    a quarter or more; else the clipped terms add up to more (a held-out landlord, 50
+    years old or so, against tenants of 35 within a margin of 3 years: P = 0.09, 0.74,
+    0.17 gives 0.18, twice m, and "I never told you both" answered 0.50-0.65 of the
+    questions about the user). Divided by it, "unknown" is kept m in all, as each
+    other outcome is, and a pair's outcomes keep the proportions the weights give."""
+    least = min(share)
+    return max(least, sum(p * max(0.0, 4 * least - least / p) for p in share))
 
 
 def outcome_chances(

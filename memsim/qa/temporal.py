@@ -10,9 +10,10 @@ events: ``order``, ``count``, ``date_of``):
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
-  history takes once. The answer is drawn uniformly over ``ELAPSED``'s range (and its
-  rank among the options uniformly over those that fit) before the day of the
-  question is set from it, so no number is the answer more often than another.
+  history takes once. The answer's rank among the options is dealt (each rank as
+  often over every four such questions), the answer drawn among the numbers of
+  ``ELAPSED``'s range that can take it, before the day of the question is set from it.
+  ``value_at`` and ``elapsed`` are dealt in pairs of trajectories.
 - ``order``: "which came first: A, B or C?" Three events on different days; with
   chance 1/4 one of their times is withheld (never said) and the answer is the
   locale's "never told", else the earliest event: each of the four options is the
@@ -59,8 +60,11 @@ from memsim.qa._types import Draft, Statement
 
 COUNTS = (0, 1, 2, 3)
 WEEK = 7
-FORM_DECK, COUNT_DECK = 1, 2
-"""Salts of the decks the events' form and count are dealt from."""
+FORM_DECK, COUNT_DECK, CHANGE_FORM_DECK, RANK_DECK = 1, 2, 8, 9
+"""Salts of the decks the events' form and count, a change's form (``value_at`` or
+``elapsed``) and an ``elapsed`` answer's rank are dealt from."""
+HOLD = 16
+"""Attempts a dealt change form or rank is held for before the draw is the stream's."""
 ELAPSED = {"days": (1, 60), "weeks": (0, 8)}
 """The range of an ``elapsed`` answer, per unit: every value in it is the answer as
 often."""
@@ -80,7 +84,11 @@ def temporal(
     if not found:
         return None
     entity, attr = pick_changed(ctx, found, rng)
-    if rng.random() < 0.5:
+    # dealt in pairs of trajectories, and an elapsed answer's rank over four such pairs:
+    # drawn, the ranks of a few dozen questions strayed (seed 0, 100 per kind: the
+    # largest number was the answer 16 times in 36, in every schema alike, since the
+    # draws follow the trajectory's seed), and a reader of the options alone learned it
+    if balanced(rng, 2, CHANGE_FORM_DECK, hold=HOLD) == 0:
         return _value_at(ctx, group, entity, attr, scenario, rng)
     return _elapsed(ctx, group, entity, attr, scenario, rng)
 
@@ -158,7 +166,7 @@ def _elapsed(
     if sum(s.value == value for s in fact.history) != 1:
         return None  # "became X" must name one change
     unit = "days" if rng.random() < 0.5 else "weeks"
-    numbers = _uniform_numbers(unit, rng)
+    numbers = _uniform_numbers(unit, rng, balanced(rng, 4, RANK_DECK, every=2, hold=HOLD))
     answer = numbers[0]
     # whole weeks: a day 1-6 into the week, so the question never falls on the change's day
     days = answer if unit == "days" else answer * WEEK + int(rng.integers(1, WEEK))
@@ -190,16 +198,18 @@ def _elapsed(
     )
 
 
-def _uniform_numbers(unit: str, rng: np.random.Generator) -> list[int]:
+def _uniform_numbers(unit: str, rng: np.random.Generator, rank: int) -> list[int]:
     """An ``elapsed`` answer and its options, drawn before the question's day is set
     from them: the answer uniform over ``ELAPSED[unit]`` and its rank among the options
     uniform over the ranks that fit (drawn from the question's day instead, answers
     skewed small, a few days after the last change, with distractors spread above, and
-    the smallest option was the gold too often)."""
+    the smallest option was the gold too often). The ``rank`` is dealt: the answer is
+    then uniform over those that can take it, and every rank has as many."""
     low, high = ELAPSED[unit]
     while True:
         answer = int(rng.integers(low, high + 1))
-        numbers = numeric_options(answer, rng, low, high, spread=6 if unit == "days" else 2)
+        spread = 6 if unit == "days" else 2
+        numbers = numeric_options(answer, rng, low, high, spread=spread, rank=rank)
         if numbers is not None:
             return numbers
 

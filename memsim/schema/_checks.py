@@ -145,13 +145,18 @@ class _AttributeChecker:
             dupes = sorted({v for v in values if values.count(v) > 1})
             if dupes:
                 self.add((*self.path, "values"), f"repeated values {dupes}")
-        elif attr.type == "integer" and (
-            attr.min is None or attr.max is None or attr.min > attr.max
-        ):
+        elif attr.type == "integer" and (attr.min is None or attr.max is None):
+            self.add(self.path, "an integer attribute needs min and max (its range)")
+        elif attr.type == "integer" and attr.min > attr.max:  # type: ignore[operator]
             self.add(self.path, "an integer attribute needs min <= max")
-        elif attr.type in ("date", "datetime") and (
-            attr.start is None or attr.end is None or attr.start > attr.end
-        ):
+        elif attr.type in ("date", "datetime") and (attr.start is None or attr.end is None):
+            # a new user's first schema left them out, the timeline being given
+            self.add(
+                self.path,
+                f"a {attr.type} attribute needs start and end (the days its values are "
+                "drawn from: `start: 2025-03-10`, `end: 2025-08-22`)",
+            )
+        elif attr.type in ("date", "datetime") and attr.start > attr.end:  # type: ignore[operator]
             self.add(self.path, f"a {attr.type} attribute needs start <= end")
 
     def _resolve_refs(self, refs: Iterable[str]) -> dict[str, NodeKey]:

@@ -54,15 +54,37 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
-    return loc.cap(seamless(template, tokens).replace("  ", " "))
+    prepositions = tuple(loc.grammar.object_after)
+    cal = loc.calendar
+    forms = (cal.on_date, cal.tomorrow, cal.this_weekday, cal.next_weekday)
+    time_words = time_prepositions(forms, prepositions)
+    text = seamless(template, tokens, time_words, frozenset(p.casefold() for p in prepositions))
+    return loc.cap(text.replace("  ", " "))
 
 
-def seamless(template: str, tokens: dict[str, str]) -> str:
+@functools.lru_cache(maxsize=16)
+def time_prepositions(forms: tuple[str, ...], prepositions: tuple[str, ...]) -> frozenset[str]:
+    """The prepositions a date-time value is said with: the first words of the locale's
+    date-time ``forms`` ("on {date} at {clock}": "on") that are among its ``prepositions``
+    (the grammar's ``object_after``); none in a language whose forms start otherwise."""
+    firsts = {m.group(1).casefold() for f in forms if (m := _FIRST_WORD.match(f))}
+    return frozenset(firsts & {p.casefold() for p in prepositions})
+
+
+def seamless(
+    template: str,
+    tokens: dict[str, str],
+    time_words: frozenset[str] = frozenset(),
+    prepositions: frozenset[str] = frozenset(),
+) -> str:
     """``template.format(**tokens)`` without a word said twice where a token meets the
     text before it: a date-time is said with its preposition ("on May 3, 2025 at 9:00
     AM"), so a phrasing written "{who} is on {value}." would say "is on on May 3"; the
-    phrasing's word is dropped. Only Latin words are compared (a Chinese phrasing has
-    no spaces to find a word by)."""
+    phrasing's word is dropped. A phrasing that puts another preposition there ("booked
+    for {value}") keeps its own, and the value's (one of ``time_words``) is dropped
+    ("booked for May 3, 2025 at 9:00 AM", not "booked for on May 3"; ``prepositions``
+    casefolded). Only Latin words
+    are compared (a Chinese phrasing has no spaces to find a word by)."""
     parts = _parts(template)
     if parts is None:
         return template.format(**tokens)
@@ -73,8 +95,15 @@ def seamless(template: str, tokens: dict[str, str]) -> str:
             first = _FIRST_WORD.match(value)
             if first is not None and literal:
                 last = _LAST_WORD.search(literal)
-                if last is not None and last.group(1).casefold() == first.group(1).casefold():
+                said = first.group(1).casefold()
+                if last is not None and last.group(1).casefold() == said:
                     literal = literal[: last.start(1)]
+                elif (
+                    last is not None
+                    and said in time_words
+                    and last.group(1).casefold() in prepositions
+                ):
+                    value = value[first.end() :].lstrip()
             out.append(literal)
             out.append(value)
         else:

@@ -115,3 +115,17 @@ def test_a_naming_value_that_is_a_number_an_attribute_can_take_is_a_warning(
         assert not [
             w for w in schema_warnings(ROOT / "schemas" / f"{name}.yaml") if "by numbers" in w
         ]
+
+
+def test_a_date_time_without_its_range_says_what_to_give() -> None:
+    """A held-out landlord schema gave a repair's `role: time` date-time no start and
+    end (the timeline being given) and read "needs start <= end" of two absent keys."""
+    text = TINY.replace("        start: 2024-03-01\n", "")
+    with pytest.raises(SchemaError) as err:
+        parse_schema(text, "t.yaml")
+    (message,) = err.value.messages
+    assert message.startswith("t.yaml:") and "needs start and end" in message
+    no_max = TINY.replace("        min: 18\n        max: 70\n", "        min: 18\n")
+    with pytest.raises(SchemaError) as err:
+        parse_schema(no_max, "t.yaml")
+    assert any("needs min and max" in m for m in err.value.messages)

@@ -5,7 +5,7 @@ once: a date-time is rendered with its preposition ("on May 3, 2025 at 9:00 AM")
 from __future__ import annotations
 
 from memsim.verbalize import load_locale
-from memsim.verbalize._template import fill, seamless
+from memsim.verbalize._template import fill, seamless, time_prepositions
 
 EN = load_locale("en")
 
@@ -27,3 +27,31 @@ def test_only_the_same_word_and_only_at_the_seam() -> None:
 
 def test_a_template_with_a_format_spec_is_formatted_as_written() -> None:
     assert seamless("at {value!s}", {"value": "at noon"}) == "at at noon"
+
+
+def test_another_preposition_before_a_date_time_keeps_the_phrasings() -> None:
+    """A held-out landlord schema phrased a repair's time "{who} is booked for {value}."
+    and said "booked for on April 12, 2025 at 9:00 AM": the value's own preposition (the
+    first word of the locale's date-time forms) gives way to the phrasing's."""
+    tokens = {"who": "the damp wall repair", "value": "on April 12, 2025 at 9:00 AM"}
+    said = fill(EN, "{who} is booked for {value}.", tokens)
+    assert said == "The damp wall repair is booked for April 12, 2025 at 9:00 AM."
+    relative = {**tokens, "value": "this Sunday at 1:30 PM"}
+    assert fill(EN, "{who} is booked for {value}.", relative).endswith(
+        "for this Sunday at 1:30 PM."
+    )
+    assert fill(EN, "{who} happens {value}.", tokens).endswith(
+        "happens on April 12, 2025 at 9:00 AM."
+    )
+    assert time_prepositions(("on {date} at {clock}", "tomorrow at {clock}"), ("for", "on")) == {
+        "on"
+    }
+
+
+def test_a_language_whose_date_times_start_otherwise_is_unchanged() -> None:
+    zh = load_locale("zh")
+    tokens = {"who": "那场婚宴", "value": "2025年4月3日下午5点"}
+    assert fill(zh, "{who}定在{value}。", tokens) == "那场婚宴定在2025年4月3日下午5点。"
+    cal = zh.calendar
+    forms = (cal.on_date, cal.tomorrow, cal.this_weekday, cal.next_weekday)
+    assert time_prepositions(forms, tuple(zh.grammar.object_after)) == frozenset()

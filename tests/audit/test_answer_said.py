@@ -1,0 +1,29 @@
+"""The audit's ``answer_in_question`` reads an answer as said by the question only where
+the question says it: a held-out landlord schema's noisy preface "I'm tired" was read as
+saying the answer "red" (a van's colour), and "Who is older, my tenant in the attic flat
+or I?" as giving away the tenant, the other option "I" being too short to count."""
+
+from __future__ import annotations
+
+from memsim.audit._cues import answer_said
+
+
+def test_a_latin_word_is_said_only_whole() -> None:
+    asked = "I've just come back and I'm tired. Anyway: what is the colour of my van?"
+    assert answer_said(asked, "red", ["white", "silver", "black"]) is None
+    told = "Is my van red? Remind me: what is its colour?"
+    assert answer_said(told, "red", ["white", "silver", "black"]) == "red"
+    assert answer_said("What is the colour; red?", "white; red", ["a; b"]) == "red"
+
+
+def test_a_short_distractor_named_too_is_no_cue() -> None:
+    asked = "Who is older, my tenant in the attic flat or I?"
+    options = ["They are the same", "I", "I never told you both"]
+    assert answer_said(asked, "My tenant in the attic flat", options) is None
+    assert (
+        answer_said("我们的砧板师傅和我，谁的年龄更大？", "我们的砧板师傅", ["我", "两者一样"])
+        is None
+    )
+    assert (
+        answer_said("我们的砧板师傅的班次是什么？", "我们的砧板师傅", ["早班"]) == "我们的砧板师傅"
+    )
