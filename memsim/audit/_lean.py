@@ -1,4 +1,5 @@
-"""The raw answer value of the history transforms (value_at, count_between, first_of)
+"""The raw answer value of the history transforms (value_at, count_between, first_of,
+current_value, value_before, elapsed, date_of)
 and the number and text transforms that render nothing else (digit_sum, difference,
 days_between, season, weekday, email_domain) for the option prior's sample: the same
 computation and the same refusals as :mod:`memsim.audit._histories` and
@@ -14,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from memsim.audit._derive import DerivationError, Deriver
+from memsim.audit._histories import _step
 from memsim.audit._transforms import _at
 from memsim.profile import Fact, Profile
 
@@ -164,7 +166,45 @@ def email_domain(d: Deriver, p: Profile, params: dict[str, Any], when: dt.dateti
     return value.split("@", 1)[1]
 
 
+def current_value(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    if len(fact.history) < 2:
+        raise DerivationError(f"{fact.id} never changes")
+    value = fact.value_at(when.isoformat(timespec="minutes"))
+    return tuple(value) if isinstance(value, list) else value
+
+
+def value_before(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    _, began = _step(fact, int(params["change"]))
+    if began >= when:
+        raise DerivationError(f"change {params['change']} of {fact.id} is not before the question")
+    value = fact.history[int(params["change"]) - 1].value
+    return tuple(value) if isinstance(value, list) else value
+
+
+def elapsed(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    _, began = _step(fact, int(params["change"]))
+    days = (when.date() - began.date()).days
+    if days < 0:
+        raise DerivationError("the change is after the question")
+    unit = params["unit"]
+    if unit not in ("days", "weeks"):
+        raise DerivationError(f"unknown unit {unit!r}")
+    return days if unit == "days" else days // 7
+
+
+def date_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
+    _, fact = d.fact(p, params["entity"], params["attribute"])
+    return _day(fact).isoformat()
+
+
 LEAN: dict[str, Lean] = {
+    "current_value": current_value,
+    "value_before": value_before,
+    "elapsed": elapsed,
+    "date_of": date_of,
     "value_at": value_at,
     "count_between": count_between,
     "first_of": first_of,

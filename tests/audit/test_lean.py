@@ -75,6 +75,23 @@ CASES: dict[str, list[dict[str, Any]]] = {
     "email_domain": [
         {"entity": e, "attribute": a} for e in ("user", *PEOPLE) for a in ("email", "name")
     ],
+    "current_value": [
+        {"entity": e, "attribute": a} for e in ("user", *PEOPLE) for a in ("hobby", "weight", "age")
+    ],
+    "value_before": [
+        {"entity": e, "attribute": a, "change": k}
+        for e in ("user", PEOPLE[0])
+        for a in ("hobby", "work_city", "weight", "age")
+        for k in (1, 2, 5)
+    ],
+    "elapsed": [
+        {"entity": e, "attribute": a, "change": k, "unit": unit}
+        for e in ("user", PEOPLE[1])
+        for a in ("hobby", "weight")
+        for k in (1, 3)
+        for unit in ("days", "weeks", "months")
+    ],
+    "date_of": [{"entity": e, "attribute": "time"} for e in (*EVENTS, "ghost[1]")],
 }
 CASES["difference"] = CASES["age_difference"]
 
