@@ -10,10 +10,10 @@ events: ``order``, ``count``, ``date_of``):
 - ``elapsed``: "how many days (full weeks, rounded down) before today did my work
   city become Denver?" The unit and the rounding are in the question; the change is
   told explicitly; "today" is the day the question is asked; the value is one the
-  history takes once. The answer's rank among the options is dealt (each rank as
-  often over every four such questions), the answer drawn among the numbers of
-  ``ELAPSED``'s range that can take it, before the day of the question is set from it.
-  ``value_at`` and ``elapsed`` are dealt in pairs of trajectories.
+  history takes once. The answer's rank among the options is dealt (four trajectories
+  in a row hold the four ranks; those of them that ask ``elapsed`` use theirs), the
+  answer drawn among the numbers of ``ELAPSED``'s range that can take it, before the
+  day of the question is set from it. ``value_at`` and ``elapsed`` are drawn.
 - ``order``: "which came first: A, B or C?" Three events on different days; with
   chance 1/4 one of their times is withheld (never said) and the answer is the
   locale's "never told", else the earliest event: each of the four options is the
@@ -60,11 +60,11 @@ from memsim.qa._types import Draft, Statement
 
 COUNTS = (0, 1, 2, 3)
 WEEK = 7
-FORM_DECK, COUNT_DECK, CHANGE_FORM_DECK, RANK_DECK = 1, 2, 8, 9
-"""Salts of the decks the events' form and count, a change's form (``value_at`` or
-``elapsed``) and an ``elapsed`` answer's rank are dealt from."""
+FORM_DECK, COUNT_DECK, RANK_DECK = 1, 2, 9
+"""Salts of the decks the events' form and count and an ``elapsed`` answer's rank are
+dealt from."""
 HOLD = 16
-"""Attempts a dealt change form or rank is held for before the draw is the stream's."""
+"""Attempts a dealt rank is held for before the draw is the stream's."""
 ELAPSED = {"days": (1, 60), "weeks": (0, 8)}
 """The range of an ``elapsed`` answer, per unit: every value in it is the answer as
 often."""
@@ -84,11 +84,11 @@ def temporal(
     if not found:
         return None
     entity, attr = pick_changed(ctx, found, rng)
-    # dealt in pairs of trajectories, and an elapsed answer's rank over four such pairs:
-    # drawn, the ranks of a few dozen questions strayed (seed 0, 100 per kind: the
-    # largest number was the answer 16 times in 36, in every schema alike, since the
-    # draws follow the trajectory's seed), and a reader of the options alone learned it
-    if balanced(rng, 2, CHANGE_FORM_DECK, hold=HOLD) == 0:
+    # the form is drawn, not dealt: dealt in pairs of trajectories (held for HOLD
+    # attempts) it moved which changes are asked, and their evidence sat in the first
+    # five messages more often (campus, 60 per kind: first-5 recall 0.66 against 0.55
+    # at random, an error; drawn 0.59 and 0.49 at seeds 0 and 1)
+    if rng.random() < 0.5:
         return _value_at(ctx, group, entity, attr, scenario, rng)
     return _elapsed(ctx, group, entity, attr, scenario, rng)
 
@@ -166,7 +166,11 @@ def _elapsed(
     if sum(s.value == value for s in fact.history) != 1:
         return None  # "became X" must name one change
     unit = "days" if rng.random() < 0.5 else "weeks"
-    numbers = _uniform_numbers(unit, rng, balanced(rng, 4, RANK_DECK, every=2, hold=HOLD))
+    # the rank is dealt: drawn, the ranks of a few dozen questions strayed (seed 0, 100
+    # per kind: the largest number was the answer 16 times in 36, in every schema alike,
+    # since the draws follow the trajectory's seed), and a reader of the options learned
+    # it. Each trajectory has a card; the elapsed ones among four in a row differ.
+    numbers = _uniform_numbers(unit, rng, balanced(rng, 4, RANK_DECK, hold=HOLD))
     answer = numbers[0]
     # whole weeks: a day 1-6 into the week, so the question never falls on the change's day
     days = answer if unit == "days" else answer * WEEK + int(rng.integers(1, WEEK))

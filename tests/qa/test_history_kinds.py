@@ -269,25 +269,24 @@ def test_a_common_value_is_not_the_answer_of_value_at_more_than_its_share() -> N
     assert len(shares) == 4 and max(shares.values()) < 0.33, shares
 
 
-def test_the_change_form_and_the_elapsed_rank_are_dealt() -> None:
+def test_the_elapsed_rank_is_dealt() -> None:
     """Drawn per question, the ranks of a few dozen elapsed answers strayed, and the
     same way in every schema (the draws follow the trajectory's seed): at seed 0 and
     100 per kind the largest number was the answer 16 times in 36 in a held-out
     kitchen and 19 in 41 in a held-out landlord schema, and the blind classifier read
-    temporal questions at 0.41 (an error). Dealt, every pair of trajectories has one
-    value_at and one elapsed question, and every four pairs' elapsed answers have each
-    rank once."""
+    temporal questions at 0.41 (an error). Dealt, four trajectories in a row hold the
+    four ranks, so the elapsed questions among them never repeat a rank."""
     ctx, profiles = world()
-    forms, ranks = [], []
-    for tid in range(64):
+    ranks: dict[int, list[int]] = {}
+    for tid in range(128):
         rng = np.random.default_rng(1000 + tid)
         with stratum(0, tid, 0):
             draft = None
             while draft is None:
                 draft = QA_KINDS.get("temporal").make(ctx, profiles[tid % N], "user", rng)
-        forms.append(draft.transform)
         if draft.transform == "elapsed":
             numbers = [int(o) for o in draft.options]
-            ranks.append(sorted(numbers).index(numbers[0]))
-    assert all(sorted(forms[i : i + 2]) == ["elapsed", "value_at"] for i in range(0, 64, 2))
-    assert all(sorted(ranks[i : i + 4]) == [0, 1, 2, 3] for i in range(0, 32, 4))
+            ranks.setdefault(tid // 4, []).append(sorted(numbers).index(numbers[0]))
+    assert sum(len(r) for r in ranks.values()) >= 40
+    assert sum(len(r) > 1 for r in ranks.values()) >= 10
+    assert all(len(set(r)) == len(r) for r in ranks.values())
