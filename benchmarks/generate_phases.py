@@ -49,12 +49,13 @@ def main() -> None:
     args = parser.parse_args()
     clock = time.process_time
     start = clock()
+    from memsim._gc import few_collections
     from memsim.cli import _main  # noqa: F401  (the CLI's imports, as generate has them)
     from memsim.dataset import GenerateOptions, plan
-    from memsim.dataset._generate import make_record
+    from memsim.dataset._generate import _context, make_record
     from memsim.dataset._write import write_dataset
     from memsim.profile import load_profile
-    from memsim.qa import default_kinds, make_context
+    from memsim.qa import default_kinds
     from memsim.schema import load_schema
     from memsim.trajectory import _rates
 
@@ -63,23 +64,25 @@ def main() -> None:
     mark = clock()
     schema = load_schema(ROOT / "schemas" / f"daily_life.{args.locale}.yaml")
     options = GenerateOptions(seed=0, per_type=args.per_type, types=default_kinds(schema))
-    ctx = make_context(schema, options.seed, options.types)
+    ctx = _context(schema, options)  # as generate builds it
     cpu["schema and context"] = clock() - mark
     mark = clock()
-    _rates.evidence_rates(ctx)
-    cpu["rate table (cold)"] = clock() - mark
-    mark = clock()
-    _rates._evidence_rates(ctx)  # the same drafts again, on the caches the first filled
-    warm = clock() - mark
+    with few_collections():  # as generate builds it before the fork
+        _rates.evidence_rates(ctx)
+        cpu["rate table (cold)"] = clock() - mark
+        mark = clock()
+        _rates._evidence_rates(ctx)  # the same drafts again, on the caches the first filled
+        warm = clock() - mark
     steps = list(enumerate(plan(options, schema)))[: args.n or None]
     reading = 0.0
     records = []
     mark = clock()
-    for tid, (kind, scenario) in steps:
-        before = clock()
-        profile = load_profile(args.profiles, tid, schema)
-        reading += clock() - before
-        records.append(make_record(ctx, profile, kind, scenario, tid, options.seed))
+    with few_collections():  # as generate's loop (and its workers) runs
+        for tid, (kind, scenario) in steps:
+            before = clock()
+            profile = load_profile(args.profiles, tid, schema)
+            reading += clock() - before
+            records.append(make_record(ctx, profile, kind, scenario, tid, options.seed))
     cpu["records"] = clock() - mark
     out = Path(tempfile.mkdtemp(prefix="memsim-phases-"))
     mark = clock()
