@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -104,7 +105,7 @@ class BM25Memory(Memory):
                 if tid is None:
                     known = text_id.get(texts[i])  # the same new text twice
                     tids[i] = self._add_text(texts[i]) if known is None else known
-        self._texts.extend(tids)
+        self._texts.extend(cast("list[int]", tids))  # no None is left
         self.messages.extend(messages)
 
     def _add_text(self, text: str) -> int:

@@ -33,7 +33,7 @@ import os
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -214,7 +214,7 @@ class EmbeddingMemory(Memory):
             self._embed_new(texts)
             row = self._row
             rows = [row(t) if r is None else r for r, t in zip(rows, texts, strict=True)]
-        self._rows.extend(rows)
+        self._rows.extend(cast("list[int]", rows))  # no None is left
         self.messages.extend(messages)
 
     def scores(self, question: str) -> NDArray[np.float64]:
