@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,10 +97,15 @@ class BM25Memory(Memory):
         self.observe_all((message,))
 
     def observe_all(self, messages: Sequence[Message]) -> None:
-        text_id, texts = self._text_id, self._texts
-        for message in messages:
-            tid = text_id.get(message.text)
-            texts.append(self._add_text(message.text) if tid is None else tid)
+        text_id = self._text_id
+        texts = [m.text for m in messages]
+        tids = list(map(text_id.get, texts))  # most texts are known: looked up in C
+        if None in tids:  # new texts get their ids in order, as one write each would
+            for i, tid in enumerate(tids):
+                if tid is None:
+                    known = text_id.get(texts[i])  # the same new text twice
+                    tids[i] = self._add_text(texts[i]) if known is None else known
+        self._texts.extend(cast("list[int]", tids))  # no None is left
         self.messages.extend(messages)
 
     def _add_text(self, text: str) -> int:

@@ -4,9 +4,11 @@ reader (:mod:`memsim.formats`).
 ``PATH`` may be a native dataset folder (holding ``dataset.jsonl``) or the
 ``dataset.jsonl`` itself, a merged MemDaily ``memdaily.json``, a folder of MemDaily
 per-type files ``NN_<type>_<scenario>.json``, or a file of another registered format.
-Native records are streamed (read twice: once for the selection, once to run); other
-formats are read whole. Items flagged as failed generations (MemDaily's markers) are
-left out, as the release's merged file does, and counted in the manifest.
+Every format is read whole, once (a native file was read twice, once for the
+selection and once to run, which cost a second parse of every record: the benchmark's
+workers need every record in memory anyway). Items flagged as failed generations
+(MemDaily's markers) are left out, as the release's merged file does, and counted in
+the manifest.
 """
 
 from __future__ import annotations
@@ -69,9 +71,11 @@ def open_source(
         from memsim.formats.native import data_file
 
         native = data_file(path)
-        types = [record.type for record in FORMATS.get(name).read(native)]
+        every = list(FORMATS.get(name).read(native))
+        types = [record.type for record in every]
+        digest = _digest_file(native)
         return Source(
-            native, "native", _digest_file(native), _select(types, limit, seed), len(types)
+            native, "native", digest, _select(types, limit, seed), len(types), _items=every
         )
     records = list(FORMATS.get(name).read(path))
     kept = [r for r in records if not r.flags]

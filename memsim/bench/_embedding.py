@@ -33,7 +33,7 @@ import os
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -108,8 +108,9 @@ class EmbeddingMemory(Memory):
         self.encoder = encoder if encoder is not None else self.load_encoder()
         self.batches = encoder is None
         """Whether the engine is given many texts at once (only the bundled one is)."""
-        self._cache: dict[tuple[bool, str], int] = {}
-        """Row of each (query?, text) in ``_table``."""
+        self._cache: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        """Row in ``_table`` of each passage text, and of each query text (two dicts
+        keyed by the text: a 100x run looks millions of passages up)."""
         self._table = np.zeros((0, 0), dtype=np.float32)
         self._rows: list[int] = []
         """Table rows of the trajectory's messages, in order."""
@@ -152,7 +153,7 @@ class EmbeddingMemory(Memory):
         cache holds; :meth:`_row` then finds them in ``_fresh``."""
         missing: dict[str, None] = {}
         for text in texts:
-            if (False, text) in self._cache or text in missing or text in self._fresh:
+            if text in self._cache[0] or text in missing or text in self._fresh:
                 continue
             if self.disk is not None and self.disk.has("passage", text):
                 continue
@@ -166,12 +167,15 @@ class EmbeddingMemory(Memory):
     def reset(self, labels: Labels) -> None:
         super().reset(labels)
         self._rows = []
-        if len(self._cache) >= CACHE_SIZE:  # only between trajectories: rows stay valid
-            self._cache, self._table = {}, np.zeros((0, 0), dtype=np.float32)
+        if self._cached() >= CACHE_SIZE:  # only between trajectories: rows stay valid
+            self._cache, self._table = ({}, {}), np.zeros((0, 0), dtype=np.float32)
+
+    def _cached(self) -> int:
+        return len(self._cache[0]) + len(self._cache[1])
 
     def _row(self, text: str, query: bool = False) -> int:
-        key = (query, text)
-        row = self._cache.get(key)
+        rows = self._cache[query]
+        row = rows.get(text)
         if row is None:
             kind = "query" if query else "passage"
             vec = self.disk.get(kind, text) if self.disk is not None else None
@@ -181,11 +185,11 @@ class EmbeddingMemory(Memory):
                 self.embedded += 1
                 if self.disk is not None:
                     self.disk.put(kind, text, vec)
-            row = self._cache[key] = self._append(vec)
+            row = rows[text] = self._append(vec)
         return row
 
     def _append(self, vec: NDArray[np.float32]) -> int:
-        row = len(self._cache)
+        row = self._cached()
         if row >= len(self._table):  # grow by doubling: rows are handed out in order
             grown = np.zeros((max(1024, 2 * len(self._table)), len(vec)), dtype=np.float32)
             if len(self._table):
@@ -204,9 +208,13 @@ class EmbeddingMemory(Memory):
         self.messages.append(message)
 
     def observe_all(self, messages: Sequence[Message]) -> None:
-        self._embed_new([m.text for m in messages])
-        row = self._row
-        self._rows.extend([row(m.text) for m in messages])
+        texts = [m.text for m in messages]
+        rows = list(map(self._cache[0].get, texts))  # most are known: look them up in C
+        if None in rows:
+            self._embed_new(texts)
+            row = self._row
+            rows = [row(t) if r is None else r for r, t in zip(rows, texts, strict=True)]
+        self._rows.extend(cast("list[int]", rows))  # no None is left
         self.messages.extend(messages)
 
     def scores(self, question: str) -> NDArray[np.float64]:

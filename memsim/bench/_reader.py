@@ -18,6 +18,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter
 from typing import ClassVar
 
 from memsim._registry import Registry, registry
@@ -29,6 +31,7 @@ from memsim.bench._tokenize import has_cjk, tokenize
 from memsim.bench._types import Message
 from memsim.bench._values import day_of
 
+_MID = attrgetter("mid")
 BATCH = 32
 """Items per call of :meth:`Reader.answer`."""
 BASELINE = "non-LLM baseline"
@@ -148,8 +151,9 @@ def on_topic(item: ReaderItem) -> tuple[Message, ...]:
         return item.memory
     keep: set[int] = set()
     for question in questions_of(item):
-        keep.update(m.mid for m in relevant(question, item.memory))
-    return tuple(m for m in item.memory if m.mid in keep)
+        keep.update(map(_MID, relevant(question, item.memory)))
+    # the memory kept in order, tested in C: a 100x memory holds over a thousand messages
+    return tuple(compress(item.memory, map(keep.__contains__, map(_MID, item.memory))))
 
 
 def rule_hits(item: ReaderItem) -> dict[str, int]:

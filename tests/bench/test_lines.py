@@ -37,3 +37,25 @@ def test_counts_by_part_equal_whole_line_counts() -> None:
                 memory.append(m)
     fresh = LineTokens(counter)  # in one pass, with nothing remembered yet
     assert fresh.counts(memory) == [counter.count(memory_line(m)) for m in memory]
+
+
+@pytest.mark.parametrize("extra", ["", "Mon\n07:00"])
+def test_counts_in_bulk_equal_one_by_one(extra: str) -> None:
+    """``counts`` zeroes the digits of an ASCII memory's times in one call (a time holding
+    the separator, a newline, sends it back to one time at a time), and looks the parts
+    up in bulk: the same counts as ``count`` line by line."""
+    counter = pytest.importorskip("memsim._tokens").token_counter()
+    if counter is None:
+        pytest.skip("needs the tokens extra")
+    times = [t for t in TIMES if t.isascii()] + ([extra] if extra else [])
+    memory = [
+        Message(i, text, time, place)
+        for i, (text, time, place) in enumerate(
+            (x, t, p) for x in TEXTS[:5] for t in times for p in PLACES if p.isascii()
+        )
+    ]
+    assert LineTokens(counter).counts(memory) == [LineTokens(counter).count(m) for m in memory]
+    warm = LineTokens(counter)
+    warm.counts(memory[:7])  # some parts remembered, others not
+    assert warm.counts(memory) == [counter.count(memory_line(m)) for m in memory]
+    assert warm.counts([]) == []
