@@ -34,11 +34,11 @@ def simple_question(
     messages do)."""
     user = ctx.is_user(entity)
     who = ctx.who(entity) if who is None else who
-    own = [
-        t
-        for t in ctx.loc.questions.of_attribute(entity.kind, attr, "simple", ctx.role(entity, attr))
-        if not (user and _disagrees(ctx, t))
-    ]
+    kind_of = ctx.attribute(entity, attr).type
+    wordings = ctx.loc.questions.of_attribute(
+        entity.kind, attr, "simple", ctx.role(entity, attr), kind_of
+    )
+    own = [t for t in wordings if not (user and _disagrees(ctx, t))]
     if not own:
         return ctx.wording("simple", scenario, rng).format(label=ctx.label(entity, attr), who=who)
     forms = ctx.loc.self_forms if user else ctx.loc.other_forms

@@ -131,16 +131,29 @@ class Questions(_Strict):
     "When is my Tulsa show?" (not "What is the showtime of ...?"); the user's attributes
     are not worded by role (the user's location is not "where I am")."""
 
+    by_type: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    """Wording of an attribute by its type (``integer``, ``date``, ...), for the
+    attributes neither :attr:`by_attribute` nor :attr:`by_role` words: a language may
+    ask a number otherwise than a name (zh "……是多少？", not "……是什么？")."""
+
     def of_attribute(
-        self, kind: str, attribute: str, key: str, role: str | None = None
+        self,
+        kind: str,
+        attribute: str,
+        key: str,
+        role: str | None = None,
+        type_: str | None = None,
     ) -> list[str]:
         """The attribute's own wording for ``key``: by ``<kind>.<attribute>``, by the
-        attribute's name, then by its ``role`` (none: the kind's general wording)."""
+        attribute's name, by its ``role``, then by its type (none: the kind's general
+        wording)."""
         for name in (f"{kind}.{attribute}", attribute):
             found = self.by_attribute.get(name, {}).get(key)
             if found:
                 return list(found)
-        return list(self.by_role.get(role, {}).get(key, ())) if role else []
+        if role and (found := self.by_role.get(role, {}).get(key)):
+            return list(found)
+        return list(self.by_type.get(type_, {}).get(key, ())) if type_ else []
 
     def wording(self, kind: str, scenario: str) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for

@@ -109,3 +109,25 @@ def test_an_attribute_without_wording_keeps_the_general_templates() -> None:
     label = schema.attributes_of("textbook")["price"].label["en"]
     priced = [q for q in asked if f" {label} of " in q]
     assert priced and all(q.startswith(tuple(general)) for q in priced)
+
+
+def test_a_number_without_wording_is_asked_as_a_number_in_chinese() -> None:
+    """The campus textbook's price, an integer with no wording of its own, is asked with
+    the zh locale's integer wording ("……是多少？"), not the general "……是什么？" that
+    reads as asking for a name; by_attribute wording still comes first."""
+    schema = load_schema(ROOT / "schemas" / "campus.zh.yaml")
+    ctx = make_context(schema, 0)
+    q = ctx.loc.questions
+    assert (
+        q.of_attribute("textbook", "price", "simple", None, "integer")
+        == (q.by_type["integer"]["simple"])
+    )
+    assert not q.of_attribute("textbook", "price", "simple", None, "categorical")
+    aged = q.of_attribute("student", "age", "simple", None, "integer")
+    assert aged and aged != q.by_type["integer"]["simple"]
+    profiles = list(ProfileSampler(ctx.net).profiles(0, 0, 30))
+    label = schema.attributes_of("textbook")["price"].label["zh"]
+    priced = [q for q in _questions((ctx, profiles), "simple", "items") if label in q]
+    assert priced
+    assert all("是什么" not in t for t in priced), priced
+    assert any("是多少" in t for t in priced), priced
