@@ -35,6 +35,36 @@ def _step(fact: Fact, k: int) -> tuple[Any, dt.datetime]:
     return fact.history[k].value, dt.datetime.fromisoformat(since)
 
 
+def changed_value(fact: Fact, when: dt.datetime) -> Any:
+    """The value in force at ``when`` of a fact that changed (current_value's answer), or
+    the refusal."""
+    if len(fact.history) < 2:
+        raise DerivationError(f"{fact.id} never changes")
+    return fact.value_at(when.isoformat(timespec="minutes"))
+
+
+def value_before_change(fact: Fact, k: int, when: dt.datetime) -> tuple[Any, dt.datetime]:
+    """(value before change ``k``, the day the change began): value_before's answer, or
+    the refusal."""
+    _, began = _step(fact, k)
+    if began >= when:
+        raise DerivationError(f"change {k} of {fact.id} is not before the question")
+    return fact.history[k - 1].value, began
+
+
+def elapsed_since(fact: Fact, params: dict[str, Any], when: dt.datetime) -> tuple[Any, int]:
+    """(the value change ``params["change"]`` made, the days or full weeks from it to
+    ``when``): elapsed's answer, or the refusal."""
+    value, began = _step(fact, int(params["change"]))
+    days = (when.date() - began.date()).days
+    if days < 0:
+        raise DerivationError("the change is after the question")
+    unit = params["unit"]
+    if unit not in ("days", "weeks"):
+        raise DerivationError(f"unknown unit {unit!r}")
+    return value, days if unit == "days" else days // 7
+
+
 def _whose(d: Deriver, entity: Entity) -> str:
     forms = d.loc.self_forms if entity.scenario == "user" else d.loc.other_forms
     return forms.whose.format(who=d.who(entity))
@@ -56,10 +86,7 @@ def current_value(
     d: Deriver, p: Profile, params: dict[str, Any], _: frozenset[str], when: dt.datetime
 ) -> Derived:
     entity, fact = d.fact(p, params["entity"], params["attribute"])
-    if len(fact.history) < 2:
-        raise DerivationError(f"{fact.id} never changes")
-    value = fact.value_at(when.isoformat(timespec="minutes"))
-    return _value(d, entity, fact, value, when)
+    return _value(d, entity, fact, changed_value(fact, when), when)
 
 
 @transform("value_before")
@@ -67,10 +94,7 @@ def value_before(
     d: Deriver, p: Profile, params: dict[str, Any], _: frozenset[str], when: dt.datetime
 ) -> Derived:
     entity, fact = d.fact(p, params["entity"], params["attribute"])
-    _, began = _step(fact, int(params["change"]))
-    if began >= when:
-        raise DerivationError(f"change {params['change']} of {fact.id} is not before the question")
-    value = fact.history[int(params["change"]) - 1].value
+    value, began = value_before_change(fact, int(params["change"]), when)
     found = _value(d, entity, fact, value, when)
     day = render_date(began.date(), d.loc)
     return Derived(**{**found.__dict__, "terms": lambda: (*found.needles, day)})
@@ -98,14 +122,7 @@ def elapsed(
     d: Deriver, p: Profile, params: dict[str, Any], _: frozenset[str], when: dt.datetime
 ) -> Derived:
     entity, fact = d.fact(p, params["entity"], params["attribute"])
-    value, began = _step(fact, int(params["change"]))
-    days = (when.date() - began.date()).days
-    if days < 0:
-        raise DerivationError("the change is after the question")
-    unit = params["unit"]
-    if unit not in ("days", "weeks"):
-        raise DerivationError(f"unknown unit {unit!r}")
-    number = days if unit == "days" else days // 7
+    value, number = elapsed_since(fact, params, when)
     shown = d.display(entity, fact, value)
     return Derived(
         str(number),

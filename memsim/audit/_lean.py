@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from memsim.audit._derive import DerivationError, Deriver
-from memsim.audit._histories import _step
+from memsim.audit._histories import changed_value, elapsed_since, value_before_change
 from memsim.audit._transforms import _at
 from memsim.profile import Fact, Profile
 
@@ -47,6 +47,11 @@ def value_at(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) 
     value = fact.value_at(end)
     if fact.value_at(start) != value:
         raise DerivationError(f"{fact.id} changes on {day}: the day has no one value")
+    return _hashable(value)
+
+
+def _hashable(value: Any) -> Any:
+    """A list value as a tuple: the prior counts answers in dicts."""
     return tuple(value) if isinstance(value, list) else value
 
 
@@ -168,31 +173,17 @@ def email_domain(d: Deriver, p: Profile, params: dict[str, Any], when: dt.dateti
 
 def current_value(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    if len(fact.history) < 2:
-        raise DerivationError(f"{fact.id} never changes")
-    value = fact.value_at(when.isoformat(timespec="minutes"))
-    return tuple(value) if isinstance(value, list) else value
+    return _hashable(changed_value(fact, when))
 
 
 def value_before(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    _, began = _step(fact, int(params["change"]))
-    if began >= when:
-        raise DerivationError(f"change {params['change']} of {fact.id} is not before the question")
-    value = fact.history[int(params["change"]) - 1].value
-    return tuple(value) if isinstance(value, list) else value
+    return _hashable(value_before_change(fact, int(params["change"]), when)[0])
 
 
 def elapsed(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    _, began = _step(fact, int(params["change"]))
-    days = (when.date() - began.date()).days
-    if days < 0:
-        raise DerivationError("the change is after the question")
-    unit = params["unit"]
-    if unit not in ("days", "weeks"):
-        raise DerivationError(f"unknown unit {unit!r}")
-    return days if unit == "days" else days // 7
+    return elapsed_since(fact, params, when)[1]
 
 
 def date_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from memsim.audit import load_context, open_source, run_audit
+
 ROOT = Path(__file__).resolve().parents[2]
 MEMDAILY_CANDIDATES = (ROOT.parent / "shared" / "memdaily", ROOT.parents[1] / "shared" / "memdaily")
 
@@ -32,6 +34,31 @@ def generate(
         cmd = [sys.executable, "-m", "memsim", *step, "--no-progress"]
         subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=timeout)
     return base
+
+
+def generated_records(base: Path) -> list[dict[str, Any]]:
+    """The records of the dataset :func:`generate` wrote into ``base/d``."""
+    lines = (base / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def tampered(base: Path, records: list[dict[str, Any]]) -> Path:
+    """``base/tampered``: ``records`` beside the generated dataset's manifest."""
+    out = base / "tampered"
+    out.mkdir(exist_ok=True)
+    (out / "manifest.json").write_text((base / "d" / "manifest.json").read_text())
+    (out / "dataset.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return out
+
+
+def audit_check(
+    dataset: Path, base: Path, schema: Path, check: str
+) -> tuple[dict[str, int], list[str]]:
+    """One audit check of ``dataset`` against the profiles :func:`generate` wrote into
+    ``base/p``: its counts and its findings' messages."""
+    ctx = load_context(open_source(dataset), profiles=base / "p", schema=schema)
+    result = run_audit(ctx, [check]).results[check]
+    return dict(result.stats.counts), [f.message for f in result.findings]
 
 
 def record(tid: int, times: list[str], **qa: Any) -> dict[str, Any]:

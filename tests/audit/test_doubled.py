@@ -4,14 +4,12 @@ said with its own "on") and one warning per doubled word written into it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from memsim.audit import load_context, open_source, run_audit
 from memsim.audit._doubled import doubled
-from tests.audit.conftest import generate
+from tests.audit.conftest import audit_check, generate, generated_records, tampered
 
 ROOT = Path(__file__).resolve().parents[2]
 FARM = ROOT / "tests" / "data" / "farm.en.yaml"
@@ -24,14 +22,11 @@ def farm(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _audit(dataset: Path, base: Path) -> tuple[dict[str, int], list[str]]:
-    ctx = load_context(open_source(dataset), profiles=base / "p", schema=FARM)
-    result = run_audit(ctx, [CHECK]).results[CHECK]
-    return dict(result.stats.counts), [f.message for f in result.findings]
+    return audit_check(dataset, base, FARM, CHECK)
 
 
 def test_the_farm_dataset_says_no_word_twice(farm: Path) -> None:
-    lines = (farm / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
-    said = [m["message"] for line in lines for m in json.loads(line)["message_list"]]
+    said = [m["message"] for r in generated_records(farm) for m in r["message_list"]]
     assert [m for m in said if "market day is on " in m]  # the phrasing is used
     counts, findings = _audit(farm / "d", farm)
     assert counts["texts read"] > 300
@@ -39,13 +34,9 @@ def test_the_farm_dataset_says_no_word_twice(farm: Path) -> None:
 
 
 def test_a_doubled_word_written_in_is_one_warning(farm: Path) -> None:
-    records = [json.loads(x) for x in (farm / "d" / "dataset.jsonl").read_text().splitlines()]
+    records = generated_records(farm)
     records[3]["message_list"][1]["message"] = "The Ames market day is on on May 3, 2025."
-    tampered = farm / "tampered"
-    tampered.mkdir(exist_ok=True)
-    (tampered / "manifest.json").write_text((farm / "d" / "manifest.json").read_text())
-    (tampered / "dataset.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    counts, findings = _audit(tampered, farm)
+    counts, findings = _audit(tampered(farm, records), farm)
     assert counts["texts with a doubled word"] == 1
     assert len(findings) == 1 and '"on on"' in findings[0]
 

@@ -6,15 +6,12 @@ entities of the group's kinds left out of the group."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from memsim.audit import load_context, open_source, run_audit
 from memsim.audit._closed import groups, outsider
-from tests.audit.conftest import generate
+from tests.audit.conftest import audit_check, generate, generated_records, tampered
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -26,23 +23,8 @@ def daily(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("closed"), SCHEMA, 40, 12, "aggregative,temporal")
 
 
-def _records(base: Path) -> list[dict[str, Any]]:
-    lines = (base / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines]
-
-
 def _audit(dataset: Path, base: Path) -> tuple[dict[str, int], list[str]]:
-    ctx = load_context(open_source(dataset), profiles=base / "p", schema=SCHEMA)
-    result = run_audit(ctx, [CHECK]).results[CHECK]
-    return dict(result.stats.counts), [f.message for f in result.findings]
-
-
-def _tampered(base: Path, records: list[dict[str, Any]]) -> Path:
-    out = base / "tampered"
-    out.mkdir(exist_ok=True)
-    (out / "manifest.json").write_text((base / "d" / "manifest.json").read_text())
-    (out / "dataset.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    return out
+    return audit_check(dataset, base, SCHEMA, CHECK)
 
 
 def test_generated_groups_hear_only_their_members(daily: Path) -> None:
@@ -52,7 +34,7 @@ def test_generated_groups_hear_only_their_members(daily: Path) -> None:
 
 
 def test_an_outsider_said_of_the_asked_attribute_is_an_error(daily: Path) -> None:
-    records = _records(daily)
+    records = generated_records(daily)
     i, record = next(
         (i, r) for i, r in enumerate(records) if r["QA"]["provenance"]["transform"] == "count"
     )
@@ -67,7 +49,7 @@ def test_an_outsider_said_of_the_asked_attribute_is_an_error(daily: Path) -> Non
         facts=[f"p1001000070:{kind}[1].{attribute}"],
     )
     records[i]["message_list"].append(said)
-    counts, findings = _audit(_tampered(daily, records), daily)
+    counts, findings = _audit(tampered(daily, records), daily)
     assert counts["messages stating an outsider"] == 1
     assert len(findings) == 1 and f"p1001000070:{kind}[1].{attribute}" in findings[0]
 

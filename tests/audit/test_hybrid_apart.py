@@ -5,15 +5,12 @@ relatives" did) is one error."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from memsim.audit import load_context, open_source, run_audit
 from memsim.audit._apart import shared_facts
-from tests.audit.conftest import generate
+from tests.audit.conftest import audit_check, generate, generated_records, tampered
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -26,9 +23,7 @@ def daily(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _audit(dataset: Path, base: Path) -> tuple[dict[str, int], list[str]]:
-    ctx = load_context(open_source(dataset), profiles=base / "p", schema=SCHEMA)
-    result = run_audit(ctx, [CHECK]).results[CHECK]
-    return dict(result.stats.counts), [f.message for f in result.findings]
+    return audit_check(dataset, base, SCHEMA, CHECK)
 
 
 def test_generated_hybrids_rest_on_facts_apart(daily: Path) -> None:
@@ -38,16 +33,11 @@ def test_generated_hybrids_rest_on_facts_apart(daily: Path) -> None:
 
 
 def test_parts_sharing_a_fact_are_an_error(daily: Path) -> None:
-    lines = (daily / "d" / "dataset.jsonl").read_text(encoding="utf-8").splitlines()
-    records: list[dict[str, Any]] = [json.loads(line) for line in lines]
+    records = generated_records(daily)
     i = next(i for i, r in enumerate(records) if r["scenario"] == "hybrid")
     first, second = records[i]["QA"]["provenance"]["params"]["parts"]
     assert not shared_facts(records[i]["QA"]["provenance"])
     second["fact_ids"] = [*second["fact_ids"], first["fact_ids"][0]]
-    out = daily / "tampered"
-    out.mkdir(exist_ok=True)
-    (out / "manifest.json").write_text((daily / "d" / "manifest.json").read_text())
-    (out / "dataset.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    counts, findings = _audit(out, daily)
+    counts, findings = _audit(tampered(daily, records), daily)
     assert counts["hybrids whose parts share a fact"] == 1
     assert len(findings) == 1 and first["fact_ids"][0] in findings[0]

@@ -49,3 +49,12 @@ def run_domain(
     errors = [f for f in report["findings"] if f["severity"] == "error"]
     assert report["verdict"]["errors"] == 0, errors[:5]
     return schema, records
+
+
+def said(records: list[dict[str, Any]]) -> list[str]:
+    """Every text a dataset says: questions, options and messages."""
+    out: list[str] = []
+    for r in records:
+        out += [r["QA"]["question"], *r["QA"]["choices"].values()]
+        out += [m["message"] for m in r["message_list"]]
+    return out

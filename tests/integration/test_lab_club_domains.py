@@ -16,21 +16,11 @@ from collections import Counter
 from pathlib import Path
 
 from memsim.qa import planned_scenarios
-from tests.integration._domain_run import run_domain
+from tests.integration._domain_run import run_domain, said
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 DAILY = ("coworker", "colleague", "relative", "father", "mother", "boss", "同事", "亲戚")
-
-
-def _said(records: list[dict[str, object]]) -> list[str]:
-    out = []
-    for r in records:
-        qa = r["QA"]
-        assert isinstance(qa, dict)
-        out += [qa["question"], *qa["choices"].values()]
-        out += [m["message"] for m in r["message_list"]]  # type: ignore[attr-defined]
-    return out
 
 
 def test_the_lab_asks_its_instruments_and_counts_the_researcher_with_the_lab(
@@ -44,17 +34,17 @@ def test_the_lab_asks_its_instruments_and_counts_the_researcher_with_the_lab(
     counting_me = [r["QA"]["question"] for r in records if r["type"] == "aggregative"]
     counting_me = [q for q in counting_me if q.startswith("Counting me")]
     assert counting_me and all("my PI and labmates" in q for q in counting_me)
-    said = _said(records)
-    assert not [t for t in said if any(w in t.lower() for w in DAILY)]
-    assert any("grant" in t for t in said) and any("the lab's" in t for t in said)
-    assert any("seminar" in t or "plots" in t or "group meeting" in t for t in said)
+    texts = said(records)
+    assert not [t for t in texts if any(w in t.lower() for w in DAILY)]
+    assert any("grant" in t for t in texts) and any("the lab's" in t for t in texts)
+    assert any("seminar" in t or "plots" in t or "group meeting" in t for t in texts)
 
 
 def test_the_club_reads_as_a_badminton_club_in_chinese(tmp_path: Path) -> None:
     schema, records = run_domain(DATA / "club.zh.yaml", tmp_path, 8)
     assert "items" in planned_scenarios(schema, "post_processing")
     assert "user" in planned_scenarios(schema, "aggregative")
-    said = _said(records)
-    assert not [t for t in said if any(w in t for w in DAILY)]
-    assert any("球拍" in t for t in said) and any("教练" in t for t in said)
-    assert any("算上我和我的球友" in t for t in said)
+    texts = said(records)
+    assert not [t for t in texts if any(w in t for w in DAILY)]
+    assert any("球拍" in t for t in texts) and any("教练" in t for t in texts)
+    assert any("算上我和我的球友" in t for t in texts)

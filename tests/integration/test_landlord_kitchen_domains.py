@@ -19,22 +19,12 @@ from collections import Counter
 from pathlib import Path
 
 from memsim.qa import planned_scenarios
-from tests.integration._domain_run import run_domain
+from tests.integration._domain_run import run_domain, said
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 DAILY_EN = re.compile(r"\b(coworker|colleague|relative|father|mother|boss|commute)\b", re.I)
 DAILY_ZH = ("同事", "亲戚", "父亲", "母亲", "上班")
-
-
-def _said(records: list[dict[str, object]]) -> list[str]:
-    out = []
-    for r in records:
-        qa = r["QA"]
-        assert isinstance(qa, dict)
-        out += [qa["question"], *qa["choices"].values()]
-        out += [m["message"] for m in r["message_list"]]  # type: ignore[attr-defined]
-    return out
 
 
 def test_the_landlord_reads_as_a_landlords_year(tmp_path: Path) -> None:
@@ -43,21 +33,21 @@ def test_the_landlord_reads_as_a_landlords_year(tmp_path: Path) -> None:
     assert "places" in planned_scenarios(schema, "comparative")
     asked = Counter((r["type"], r["scenario"]) for r in records)
     assert asked[("knowledge_update", "items")] >= 1  # the van's mileage
-    said = _said(records)
-    assert not [t for t in said if DAILY_EN.search(t)]
-    assert not [t for t in said if re.search(r"\bfor on\b", t)]
-    booked = [t for t in said if " repair is booked for " in t]
+    texts = said(records)
+    assert not [t for t in texts if DAILY_EN.search(t)]
+    assert not [t for t in texts if re.search(r"\bfor on\b", t)]
+    booked = [t for t in texts if " repair is booked for " in t]
     assert booked and all(" for on " not in t for t in booked)
-    assert any("tenant in the" in t for t in said) and any("building" in t for t in said)
-    counting_me = [t for t in said if t.startswith("Counting me and my")]
+    assert any("tenant in the" in t for t in texts) and any("building" in t for t in texts)
+    counting_me = [t for t in texts if t.startswith("Counting me and my")]
     assert all("tradespe" not in t for t in counting_me)  # the trades are pooled apart
 
 
 def test_the_kitchen_reads_as_a_restaurant_kitchen_in_chinese(tmp_path: Path) -> None:
     schema, records = run_domain(DATA / "kitchen.zh.yaml", tmp_path, 8)
     assert "user" in planned_scenarios(schema, "aggregative")
-    said = _said(records)
-    assert not [t for t in said if any(w in t for w in DAILY_ZH)]
-    assert any("师傅" in t for t in said) and any("这道菜" in t for t in said)
-    assert any("那场" in t and "宴" in t for t in said)
-    assert not [t for t in said if "for on" in t]
+    texts = said(records)
+    assert not [t for t in texts if any(w in t for w in DAILY_ZH)]
+    assert any("师傅" in t for t in texts) and any("这道菜" in t for t in texts)
+    assert any("那场" in t and "宴" in t for t in texts)
+    assert not [t for t in texts if "for on" in t]
