@@ -12,7 +12,7 @@ import pytest
 
 from memsim.graph import BRNet
 from memsim.profile import Profile, profile_problems
-from memsim.profile._check import _checkers, _fact_ok, _fact_problems, _read_clean
+from memsim.profile._check import _checkers, _fact_ok, _fact_problems
 from memsim.profile._types import Fact, ValueStep
 from memsim.sampling import ProfileSampler
 from memsim.schema import Schema, load_schema
@@ -107,27 +107,3 @@ def test_quick_path_reports_what_the_full_check_does(
             assert got == _fact_by_fact(bad, schema)
             broken += bool(got)
     assert broken >= 20 * 5
-
-
-def test_one_walk_read_is_the_full_read_of_a_clean_profile(
-    sampled: tuple[Schema, list[Profile]],
-) -> None:
-    """read_profile's one walk (facts built and checked at once) gives the profile the
-    full read gives when the full check finds nothing, and steps aside otherwise."""
-    schema, profiles = sampled
-    stepped_aside = 0
-    for profile in profiles[:20]:
-        assert _read_clean(profile.to_json(), schema) == profile
-        for data in _breaks(profile.to_json()):
-            full = Profile.from_json(data)
-            clean = _read_clean(data, schema)
-            if profile_problems(full, schema):
-                assert clean is None
-                stepped_aside += 1
-            else:
-                assert clean == full
-    assert stepped_aside >= 20 * 5
-    assert _read_clean([], schema) is None
-    other = profiles[0].to_json()
-    other["schema"]["name"] = "another"
-    assert _read_clean(other, schema) is None

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from memsim.profile._types import Entity, Fact, Profile, ValueStep, history_from_json
+from memsim.profile._types import Entity, Fact, Profile
 from memsim.schema import Schema
 from memsim.schema._models import Attribute
 
@@ -215,80 +215,18 @@ def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     return out
 
 
-class _Doubt(Exception):
-    """A fact the one-walk read does not vouch for: the full read and check say why."""
-
-
-def _checked_facts(schema: Schema) -> Callable[[dict[str, Any]], dict[str, Fact]]:
-    """An entity's facts built from its JSON object as ``facts_from_json`` builds them,
-    each checked as :func:`_entity_clean` checks it; raises on any doubt. Once per schema."""
-    found = schema.memo.get(("profile_checked_facts",))
-    if found is not None:
-        return found  # type: ignore[return-value]
-    domains: Domains = schema.memo.setdefault(("profile_domains",), {})  # type: ignore[assignment]
-    new = tuple.__new__
-
-    def build(entity: dict[str, Any]) -> dict[str, Fact]:
-        kind = entity["kind"]
-        if kind not in schema.entities:
-            raise _Doubt(kind)
-        checkers = _checkers(schema, kind, domains)
-        prefix = entity["id"] + "."
-        out: dict[str, Fact] = {}
-        for f in entity["facts"]:
-            name, type_, value = f["attribute"], f["type"], f["value"]
-            checker = checkers.get(name)
-            if checker is None or type_ != checker[0] or f["id"] != prefix + name:
-                raise _Doubt(name)
-            ok = checker[1]
-            if not ok(value):
-                raise _Doubt(name)
-            history: tuple[ValueStep, ...] = ()
-            if steps := f.get("history"):
-                history = history_from_json(steps)
-                for step in history:
-                    if not ok(step.value):
-                        raise _Doubt(name)
-            out[name] = new(Fact, (f["id"], name, type_, value, f.get("unit"), history))
-        if len(out) != len(checkers):  # one missing, or one given twice
-            raise _Doubt(kind)
-        return out
-
-    schema.memo["profile_checked_facts",] = build
-    return build
-
-
-def _read_clean(data: Any, schema: Schema) -> Profile | None:
-    """The profile of ``data`` when it matches ``schema``, its facts built and checked in
-    one walk (a profile read builds and checks about 120); None on any doubt, for the
-    full read and check to say what is wrong, or that nothing is."""
-    try:
-        if not isinstance(data, dict) or data["schema"]["name"] != schema.name:
-            return None
-        return Profile.from_json(data, _checked_facts(schema))
-    except Exception:  # the full read raises what it should
-        return None
-
-
 def read_profile(path: Path, schema: Schema | None = None) -> Profile:
     """Read and (given ``schema``) check one profile file; raise :class:`ProfileError`
     naming the file and the field, or FileNotFoundError."""
     try:
         data = orjson.loads(path.read_bytes())
+        if not isinstance(data, dict):
+            raise ValueError("a profile is a JSON object")
+        profile = Profile.from_json(data)
     except FileNotFoundError:
         raise
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except _DECODE_ERRORS as exc:
-        raise ProfileError(f"{path}: not a valid profile: {exc}") from None
-    if schema is not None:
-        clean = _read_clean(data, schema)
-        if clean is not None:
-            return clean
-    try:
-        if not isinstance(data, dict):
-            raise ValueError("a profile is a JSON object")
-        profile = Profile.from_json(data)
     except _DECODE_ERRORS as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ProfileError(f"{path}: not a valid profile: {what}") from None

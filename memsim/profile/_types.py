@@ -9,7 +9,6 @@ initial value.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -154,18 +153,12 @@ class Profile:
         }
 
     @classmethod
-    def from_json(
-        cls, data: dict[str, Any], facts: Callable[[dict[str, Any]], dict[str, Fact]] | None = None
-    ) -> Profile:
-        """The profile of ``data``; ``facts`` builds an entity's facts from its JSON object
-        (default: :func:`facts_from_json` of its ``facts``): a reader that checks each
-        value as it builds its fact (memsim.profile._check) walks the facts once."""
+    def from_json(cls, data: dict[str, Any]) -> Profile:
         if data.get("format_version") != PROFILE_FORMAT:
             raise ValueError(f"unsupported profile format {data.get('format_version')!r}")
-        build = facts or _entity_facts
         entities = tuple(
             [
-                Entity(e["id"], e["kind"], e["index"], e["scenario"], build(e))
+                Entity(e["id"], e["kind"], e["index"], e["scenario"], _facts_from_json(e["facts"]))
                 for e in data["entities"]
             ]
         )
@@ -204,11 +197,7 @@ code that fills in defaults; a profile read builds about 120 facts, an audit rea
 thousands of profiles."""
 
 
-def _entity_facts(entity: dict[str, Any]) -> dict[str, Fact]:
-    return facts_from_json(entity["facts"])
-
-
-def facts_from_json(facts: list[dict[str, Any]]) -> dict[str, Fact]:
+def _facts_from_json(facts: list[dict[str, Any]]) -> dict[str, Fact]:
     """An entity's facts by attribute, as ``Fact(f["id"], f["attribute"], f["type"],
     f["value"], f.get("unit"), history)`` would build them, the same keys missing raising
     the same KeyError."""
@@ -222,14 +211,14 @@ def facts_from_json(facts: list[dict[str, Any]]) -> dict[str, Fact]:
                 f["value"],
                 f.get("unit"),
                 # most facts never change: no history list to walk
-                history_from_json(steps) if (steps := f.get("history")) else (),
+                _history(steps) if (steps := f.get("history")) else (),
             ),
         )
         for f in facts
     }
 
 
-def history_from_json(steps: list[dict[str, Any]]) -> tuple[ValueStep, ...]:
+def _history(steps: list[dict[str, Any]]) -> tuple[ValueStep, ...]:
     return tuple(
         [_new(ValueStep, (s["value"], s["since"], s.get("cause"), s.get("event"))) for s in steps]
     )
