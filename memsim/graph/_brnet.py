@@ -47,6 +47,10 @@ class Node:
         return self.attribute.dist.kind
 
 
+def _binned(node: Node) -> bool:
+    return getattr(node.attribute.dist, "bins", None) is not None
+
+
 class BRNet:
     """The causal graph of a schema. Build it from a schema that :func:`load_schema`
     accepted: references resolve and there is no cycle."""
@@ -102,6 +106,15 @@ class BRNet:
         """The categorical nodes; all their parents are categorical too (the schema
         checks enforce it), so they form a discrete Bayesian network on their own."""
         return [n for n in self if n.discrete]
+
+    def tabled_nodes(self) -> list[Node]:
+        """The categorical nodes drawn from a table (a ``categorical``, ``table``,
+        ``copy`` or ``lookup``): the discrete network's, and those below a class binned
+        from a number (a licence given a binned standing), which are drawn, and change,
+        from their rows alike but are not in the pgmpy network. Every parent of their
+        tables is categorical (the schema checks enforce it); a ``bins`` node is not
+        here (its parent is a number)."""
+        return [n for n in self if n.attribute.type == "categorical" and not _binned(n)]
 
     def edges(self) -> list[tuple[str, str]]:
         """Every (parent, child) pair once, sorted."""

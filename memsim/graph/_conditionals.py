@@ -22,12 +22,13 @@ Matrix = NDArray[np.float64]
 
 
 class DiscreteConditionals:
-    """Precomputed tables of the network's categorical nodes."""
+    """Precomputed tables of the network's categorical nodes drawn from a table
+    (:meth:`BRNet.tabled_nodes`)."""
 
     def __init__(self, net: BRNet):
         self.net = net
         self._tables: dict[tuple[str, str], tuple[Matrix, list[Node]]] = {}
-        for node in net.discrete_nodes():
+        for node in net.tabled_nodes():
             dist = node.attribute.dist
             if isinstance(dist, Derived):  # a lookup: one value per parent combination
                 self._tables[(node.id, "base")] = self._deterministic(node, dist)

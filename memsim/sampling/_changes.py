@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from memsim.graph import BRNet, DiscreteConditionals
+from memsim.graph import BRNet, DiscreteConditionals, Node
 from memsim.profile import ChangeEvent, Entity, Profile, ValueStep
 from memsim.sampling._random import spawned_states
 from memsim.schema import Attribute, Change
@@ -216,7 +216,7 @@ class ChangeSampler:
             return now + steps[int(rng.integers(len(steps)))]
         node = self.net[fact_id]
         given = tuple(
-            str(profile.fact(pid).value) for pid in node.parents if self.net[pid].discrete
+            str(profile.fact(pid).value) for pid in node.parents if _categorical(self.net[pid])
         )
         key = (fact_id, given, str(current))
         if key not in self._cdfs:
@@ -247,12 +247,16 @@ class ChangeSampler:
             codes = {}
             for pid in node.parents:
                 parent = self.net[pid]
-                if parent.discrete:
+                if _categorical(parent):  # a binned class too: it keys a table
                     value = str(profile.fact(pid).value)
                     codes[pid] = np.array([list(parent.values).index(value)], dtype=np.int64)
             hit = np.array(self._conditionals.probs(node, codes, 1)[0], dtype=float)
             self._memo[(node_id, given)] = hit
         return hit.copy()
+
+
+def _categorical(node: Node) -> bool:
+    return node.attribute.type == "categorical"
 
 
 def choice_cdf(p: NDArray[np.float64]) -> list[float]:

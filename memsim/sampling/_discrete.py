@@ -126,13 +126,14 @@ class WeightedPicks:
 
 
 class DiscreteDraws:
-    """Draws every categorical node of a network; build once, reuse across batches."""
+    """Draws every categorical node of a network drawn from a table (those below a
+    binned number too); build once, reuse across batches."""
 
     def __init__(self, net: BRNet, conditionals: DiscreteConditionals):
         self.net = net
         self.conditionals = conditionals
         self._guides: dict[str, tuple[GuideTable, list[Node]]] = {}
-        for node in net.discrete_nodes():
+        for node in net.tabled_nodes():
             table, parents = conditionals.table(node)
             self._guides[node.id] = (GuideTable.of(table), parents)
 
