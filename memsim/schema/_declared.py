@@ -43,7 +43,7 @@ _PREDICATES = ("eq", "gt", "ge", "lt", "le", "before", "after")
 
 
 def check_declarations(schema: Schema) -> list[Problem]:
-    problems: list[Problem] = []
+    problems: list[Problem] = _check_refer(schema)
     for kind in schema.entities:
         roles: dict[str, str] = {}
         for name, (attr, path) in schema.attribute_sources(kind).items():
@@ -58,6 +58,31 @@ def check_declarations(schema: Schema) -> list[Problem]:
                 )
             elif attr.role is not None:
                 roles[attr.role] = name
+    return problems
+
+
+def _check_refer(schema: Schema) -> list[Problem]:
+    """Format 2: every kind with entities says how the user names it in the schema's
+    locale. Without one, an entity was named by its id ("Coach turned 54", "wrestler[0]'s
+    age") and a comparison with the user answered "Coach", which the audit could not
+    read back (format 1 keeps its inferred meaning: tests' tiny schemas have none)."""
+    if schema.format_version < 2:
+        return []
+    problems = []
+    for kind, entity in schema.entities.items():
+        if entity.count and schema.locale not in entity.refer:
+            said = (
+                'the user names themself: "I" in en, "我" in zh'
+                if is_user(schema, kind)
+                else 'e.g. "my {...}" with an attribute that tells the entities apart'
+            )
+            problems.append(
+                Problem(
+                    ("entities", kind),
+                    f"{kind} has no refer for its locale {schema.locale!r}: "
+                    f"say how the user names it ({said})",
+                )
+            )
     return problems
 
 

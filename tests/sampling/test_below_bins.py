@@ -22,6 +22,7 @@ entities:
   k:
     count: 1
     scenario: user
+    refer: {en: I}
     attributes:
       years:
         type: integer

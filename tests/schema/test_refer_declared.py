@@ -1,0 +1,53 @@
+"""Faults a new user's format-2 schema met (issue 16, held-out coach and library
+domains): a kind without ``refer`` in the schema's locale was named by its id ("Coach
+turned 54 this year", a comparison answered "Coach" that the audit read as nothing), and
+validate said nothing; now it is an error at the kind's line. Format 1 keeps its
+inferred meaning (its tiny test schemas name nothing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memsim.schema import SchemaError, load_schema
+
+ROOT = Path(__file__).resolve().parents[2]
+LANDLORD = ROOT / "tests" / "data" / "landlord.en.yaml"
+
+
+def _without_refer(tmp_path: Path, kind_line: str) -> tuple[Path, int]:
+    """The landlord schema with the ``refer`` of the kind declared at ``kind_line``
+    removed, and the line its mapping starts on."""
+    lines = LANDLORD.read_text(encoding="utf-8").splitlines()
+    start = lines.index(kind_line)
+    indent = len(kind_line) - len(kind_line.lstrip()) + 2
+    cut = next(
+        i for i in range(start + 1, len(lines)) if lines[i].startswith(" " * indent + "refer:")
+    )
+    assert lines[cut].rstrip().endswith("}"), lines[cut]  # a one-line flow mapping
+    del lines[cut]
+    path = tmp_path / "landlord.en.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, start + 2  # the kind's mapping starts on the line after its name
+
+
+def _kinds() -> list[str]:
+    text = LANDLORD.read_text(encoding="utf-8")
+    schema = load_schema(LANDLORD)
+    user = next(k for k, e in schema.entities.items() if e.scenario == "user")
+    other = next(k for k, e in schema.entities.items() if e.scenario == "roles")
+    assert f"\n  {user}:\n" in text and f"\n  {other}:\n" in text
+    return [user, other]
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_kind_without_refer_is_an_error_at_its_line(tmp_path: Path, which: int) -> None:
+    kind = _kinds()[which]
+    path, line = _without_refer(tmp_path, f"  {kind}:")
+    with pytest.raises(SchemaError) as caught:
+        load_schema(path)
+    message = str(caught.value)
+    assert f"{path}:{line}:" in message and f"{kind} has no refer for its locale 'en'" in message
+    if which == 0:
+        assert '"I" in en' in message  # the user is told what to write
