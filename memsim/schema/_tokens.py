@@ -81,12 +81,14 @@ def check_no_tokens(schema: Schema) -> list[Problem]:
 def ends_badly(text: str) -> str | None:
     """Why a phrase that other words follow ("'s", " is") cannot start or end as it
     does (None: it can): spaces at either end, or punctuation at its end (a closing
-    brace of a token, quote marks and brackets excepted): "my friend from the workshop,
-    {first}," gives "workshop, Candice,'s"."""
+    brace of a token, quote marks and closing brackets of any script excepted: a book's
+    title in 《》 is followed by 的): "my friend from the workshop, {first}," gives
+    "workshop, Candice,'s"."""
     if text != text.strip():
         return "has spaces at its start or end"
     last = text[-1:]
-    if last and last not in "})\"'”’」』" and unicodedata.category(last).startswith("P"):
+    closing = unicodedata.category(last) in ("Pe", "Pf") if last else False
+    if last and not closing and last not in "}\"'" and unicodedata.category(last).startswith("P"):
         return f"ends in {last!r}, which would stand before the words that follow it"
     return None
 

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from memsim.cli import main
+from memsim.schema._tokens import ends_badly
 from memsim.verbalize import load_locale
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -95,3 +96,20 @@ def test_a_label_ending_in_a_comma_is_rejected_at_its_line(tmp_path: Path, writt
     result = CliRunner().invoke(main, ["schema", "validate", str(path)])
     assert result.exit_code == 2
     assert re.search(rf"workshop\.en\.yaml:{line}:\d+: .*ends in ','", result.output), result.output
+
+
+@pytest.mark.parametrize(
+    ("phrase", "bad"),
+    [
+        ("那本《{title}》", False),  # a book title's closing mark is followed by 的
+        ("my {brand} (rented)", False),
+        ("「{name}」", False),
+        ("‘{name}’", False),
+        ("my friend, {first},", True),
+        ("我的{x}。", True),
+        ("我的{x}；", True),
+    ],
+)
+def test_a_phrase_may_end_in_a_closing_bracket_of_any_script(phrase: str, bad: bool) -> None:
+    # a held-out Chinese library schema's refer "那本《{title}》" was rejected
+    assert (ends_badly(phrase) is not None) is bad
