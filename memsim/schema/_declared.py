@@ -106,6 +106,7 @@ def question_warnings(schema: Schema) -> list[Problem]:
             continue
         for name, (attr, path) in schema.attribute_sources(kind).items():
             problems += _check_phrasings(schema, kind, name, attr, path)
+            problems += _check_units(kind, name, attr, path)
             problems += _check_weekdays(schema, kind, name, attr, path)
         problems += _check_options(schema, kind)
         problems += _check_give_away(schema, kind)
@@ -144,6 +145,32 @@ def _check_phrasings(
                     f"{{who}} or {{whose}}{alternative}",
                 )
             )
+    return out
+
+
+def _check_units(
+    kind: str, name: str, attr: Attribute, path: tuple[str | int, ...]
+) -> list[Problem]:
+    """An attribute with a ``unit`` says it in at least one phrasing per locale:
+    ``{unit}``, or the unit's own words. ``{value}`` is the bare number (options and
+    answers add the unit), so a schema whose phrasings never said it read "I am 44 old"
+    and "My travel budget is 1313" (one phrasing without it, "my age is 44", is fine)."""
+    if not attr.unit:
+        return []
+    words = {attr.unit, attr.unit.removesuffix("s")}
+    out = []
+    for code, phrasings in attr.phrasings.items():
+        if not phrasings or any(
+            "unit" in _fields(text) or any(w and w in text for w in words) for text in phrasings
+        ):
+            continue
+        out.append(
+            Problem(
+                (*path, "phrasings", code, 0),
+                f"{kind}.{name}: no phrasing says its unit {attr.unit!r}: {{value}} is the "
+                "bare number; write {unit} after it in one phrasing at least",
+            )
+        )
     return out
 
 

@@ -6,11 +6,12 @@ inferred meaning (its tiny test schemas name nothing)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from memsim.schema import SchemaError, load_schema
+from memsim.schema import SchemaError, load_schema, schema_warnings
 
 ROOT = Path(__file__).resolve().parents[2]
 LANDLORD = ROOT / "tests" / "data" / "landlord.en.yaml"
@@ -51,3 +52,28 @@ def test_a_kind_without_refer_is_an_error_at_its_line(tmp_path: Path, which: int
     assert f"{path}:{line}:" in message and f"{kind} has no refer for its locale 'en'" in message
     if which == 0:
         assert '"I" in en' in message  # the user is told what to write
+
+
+def test_an_attribute_whose_phrasings_never_say_its_unit_is_a_warning(tmp_path: Path) -> None:
+    # the held-out coach schema wrote "{who} {be} {value} old." and read "I am 44 old"
+    assert not [w for w in schema_warnings(LANDLORD) if "its unit" in w]
+    text = LANDLORD.read_text(encoding="utf-8")
+    assert text.count(" {unit}") >= 5
+    path = tmp_path / "landlord.en.yaml"
+    path.write_text(text.replace(" {unit}", ""), encoding="utf-8")
+    said = load_schema(path)  # a warning, not an error
+    warned = [w for w in schema_warnings(path) if "no phrasing says its unit" in w]
+    with_units = {
+        (kind, name)
+        for kind in said.entities
+        for name, attr in said.attributes_of(kind).items()
+        if attr.unit
+        and "{unit}"
+        in " ".join(
+            t
+            for ts in load_schema(LANDLORD).attributes_of(kind)[name].phrasings.values()
+            for t in ts
+        )
+    }
+    assert with_units and len(warned) >= len(with_units) - 2, warned  # a few say the unit's words
+    assert all(re.match(rf"{re.escape(str(path))}:\d+:\d+: ", w) for w in warned)
