@@ -27,7 +27,9 @@ that name none ("{who} study at {value}", written for "I") are not said of other
 
 def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: str) -> list[str]:
     """The phrasings of ``kind.attribute`` that can be said of a person outside the
-    profile: ``kind`` is a person's (the user's, or one with a person's name), the
+    profile: ``kind`` is a person's (the user's, or a ``roles`` kind with a person's
+    name: a book with an author or a walk with a leader is not one, "my friend Lü Jing has
+    227 pages" said a book's page count of a person), the
     phrasing names nothing of the entity's own but the value, and agrees with whom it
     speaks of (see :data:`AGREEMENT`). None for a text or a time, or an attribute that
     fixes a name's gender ("my friend Grace is male" would contradict her name)."""
@@ -37,7 +39,8 @@ def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: st
     attr = attrs.get(attribute)
     names = [a for a in attrs.values() if isinstance(a.dist, PersonName)]
     user = is_user(schema, kind)
-    if attr is None or attr.type in ("text", "datetime") or not (names or user):
+    person = user or (bool(names) and schema.entities[kind].scenario == "roles")
+    if attr is None or attr.type in ("text", "datetime") or not person:
         return []
     if attribute in {a.dist.gender for a in names if isinstance(a.dist, PersonName)}:
         return []
