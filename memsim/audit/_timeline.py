@@ -236,6 +236,21 @@ def _weeks(question: str, loc: LocaleData) -> bool:
     return False
 
 
+def _value_slot(question: str, loc: LocaleData) -> str:
+    """The words of an "elapsed" question that fill its ``{value}`` (the whole question
+    when no template of the locale matches it, as in a rewrite): the template's own words
+    may hold a number ("按整周算（不足一周的舍去）" reads 一 as 1), which is no value."""
+    for template in (*loc.history.temporal["elapsed_days"], *loc.history.temporal["elapsed_weeks"]):
+        tokens = re.findall(r"\{([a-z_]+)\}", template)
+        if "value" not in tokens:
+            continue
+        parts = [re.escape(p) for p in re.split(r"\{[a-z_]+\}", template)]
+        found = re.fullmatch("(.+?)".join(parts), question, re.DOTALL)
+        if found:
+            return found.group(tokens.index("value") + 1)
+    return question
+
+
 def _from_text(item: AuditItem, ctx: AuditContext, profile: Profile) -> tuple[str, bool]:
     """(what the text gives, whether the gold option says it)."""
     assert ctx.locale is not None
@@ -252,12 +267,9 @@ def _from_text(item: AuditItem, ctx: AuditContext, profile: Profile) -> tuple[st
             value = _value_on(item, entity, fact, day, loc)
             return repr(value), d.value_means(entity, fact, value, asked)(gold)
         question = str(item.qa.get("question"))
+        slot = _value_slot(question, loc)
         named = _longest(
-            [
-                v
-                for v in _values(fact)
-                if fact_stated(question, StatedFact(entity, fact, v, asked), loc)
-            ]
+            [v for v in _values(fact) if fact_stated(slot, StatedFact(entity, fact, v, asked), loc)]
         )
         (value,) = named
         starts = [
