@@ -9,6 +9,7 @@ from memsim.audit._context import AuditContext
 from memsim.audit._framework import item_check
 from memsim.audit._text import WHITESPACE_FEATURES, fold, singled_out, squash
 from memsim.audit._types import AuditItem, CheckStats, Finding, finding
+from memsim.schema import user_kind
 
 GROUP = "structure"
 
@@ -47,14 +48,28 @@ def answer_in_question(
     question = item.qa.get("question")
     if truth not in choices or not isinstance(question, str):
         return None
-    leaked = answer_said(
-        question, choices[str(truth)], [c for k, c in choices.items() if k != truth]
-    )
+    others = [c for k, c in choices.items() if k != truth]
+    leaked = answer_said(question, choices[str(truth)], others + _object_forms(ctx, others))
     if leaked is None:
         return []
     whole = leaked == choices[str(truth)]
     stats.counts["answers in the question" if whole else "answer parts in the question"] += 1
     return [finding("answer_in_question", "warning", item, f"the question says {leaked!r}")]
+
+
+def _object_forms(ctx: AuditContext, options: list[str]) -> list[str]:
+    """How a question says an option that is the user (the user kind's ``refer``, "I")
+    where the user is the object: "Comparing my wrestler and me, ..." names the option
+    "I" as "me" (the locale's ``self_forms.whom``). Empty without a schema."""
+    loc = ctx.locale
+    if ctx.schema is None or loc is None:
+        return []
+    kind = user_kind(ctx.schema)
+    refer = ctx.schema.entities[kind].refer.get(ctx.schema.locale) if kind else None
+    whom = loc.self_forms.whom if refer else ""
+    if not refer or not whom or "{" in whom:
+        return []
+    return [whom for o in options if fold(o) == fold(refer)]
 
 
 def answer_said(question: str, answer: str, others: list[str]) -> str | None:

@@ -5,7 +5,11 @@ or I?" as giving away the tenant, the other option "I" being too short to count.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from memsim.audit._cues import answer_said
+from tests.audit.conftest import ROOT, audit_check, generate, generated_records
 
 
 def test_a_latin_word_is_said_only_whole() -> None:
@@ -27,3 +31,29 @@ def test_a_short_distractor_named_too_is_no_cue() -> None:
     assert (
         answer_said("我们的砧板师傅的班次是什么？", "我们的砧板师傅", ["早班"]) == "我们的砧板师傅"
     )
+
+
+def test_the_user_said_as_the_object_is_the_option_i(tmp_path: Path) -> None:
+    # the generic wording puts the user second: "Comparing my heavyweight wrestler and
+    # me, ...?" names the option "I" as "me"; it was read as giving the wrestler away
+    schema = ROOT / "tests" / "data" / "coach.en.yaml"
+    generate(tmp_path, schema, 120, 40, "comparative")
+    records = generated_records(tmp_path)
+    second = [
+        r["QA"]
+        for r in records
+        if r["scenario"] == "user" and re.search(r" and me\b", r["QA"]["question"])
+    ]
+    assert second
+    bare = [
+        q
+        for q in second
+        if answer_said(
+            q["question"],
+            q["choices"][q["ground_truth"]],
+            [c for k, c in q["choices"].items() if k != q["ground_truth"]],
+        )
+    ]
+    assert bare  # without "me" for "I", some of them read as a cue
+    _, found = audit_check(tmp_path / "d", tmp_path, schema, "answer_in_question")
+    assert not found, found
