@@ -443,6 +443,14 @@ class _AttributeChecker:
             self.add(where, "an attribute the entity is named by cannot change")
         elif self.attr.distinct or self.attr.type not in ("categorical", "integer"):
             self.add(where, "only non-distinct categorical and integer attributes may change")
+        elif self.attr.dist.kind == "derived":
+            # a bins class has no table to move in (profiles failed with KeyError), a
+            # lookup's one value never moved, an expr moved away from its formula
+            self.add(
+                where,
+                "a derived attribute is a function of its parents and cannot change on its "
+                "own (nor follow a parent that changes)",
+            )
         elif self.attr.type == "categorical" and len(self.schema.values_of(self.attr)) < 2:
             self.add(where, "an attribute with one value cannot change")
         elif self.attr.type == "integer" and (

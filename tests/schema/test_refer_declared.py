@@ -2,7 +2,9 @@
 domains): a kind without ``refer`` in the schema's locale was named by its id ("Coach
 turned 54 this year", a comparison answered "Coach" that the audit read as nothing), and
 validate said nothing; now it is an error at the kind's line. Format 1 keeps its
-inferred meaning (its tiny test schemas name nothing)."""
+inferred meaning (its tiny test schemas name nothing). Phrasings that never say their
+unit are a warning; a derived attribute given ``changes`` is an error (a binned one
+made `memsim profiles` fail with a KeyError)."""
 
 from __future__ import annotations
 
@@ -77,3 +79,30 @@ def test_an_attribute_whose_phrasings_never_say_its_unit_is_a_warning(tmp_path: 
     }
     assert with_units and len(warned) >= len(with_units) - 2, warned  # a few say the unit's words
     assert all(re.match(rf"{re.escape(str(path))}:\d+:\d+: ", w) for w in warned)
+
+
+COACH = ROOT / "tests" / "data" / "coach.en.yaml"
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "label: {en: standing among coaches}",  # bins: profiles failed with a KeyError
+        "label: {en: hourly rent with booking fee}",  # expr: moved off its formula
+        "label: {en: cleaning schedule}",  # lookup: never moved
+    ],
+)
+def test_a_derived_attribute_that_changes_is_an_error_at_its_line(
+    tmp_path: Path, label: str
+) -> None:
+    text = COACH.read_text(encoding="utf-8")
+    assert text.count(label) == 1
+    change = "changes: {p: 0.5, step: [1, 3], cause: c, said: {en: the review}}"
+    text = text.replace(label, f"{change}\n        {label}")
+    path = tmp_path / "coach.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index(f"        {change}") + 1
+    with pytest.raises(SchemaError) as caught:
+        load_schema(path)
+    assert f"{path}:{line}:" in str(caught.value)
+    assert "a derived attribute is a function of its parents" in str(caught.value)
