@@ -194,9 +194,10 @@ class QAContext:
 
     def more(self, entity: Entity, attr: str, key: str) -> str:
         """The comparative word (``higher``/``later``): the attribute's own in the schema,
-        else the locale's for it or in general."""
+        else the locale's for it, for its unit, or in general."""
         own = word(self.schema, entity.kind, attr, self.loc.code, key)
-        return own if own is not None else self.loc.questions.more(key, attr)
+        unit = self.attribute(entity, attr).unit
+        return own if own is not None else self.loc.questions.more(key, attr, unit)
 
     def predicate(self, entity: Entity, attr: str, op: str) -> str:
         """An aggregative predicate (``{value}`` to fill), the attribute's own first."""

@@ -164,13 +164,15 @@ def value_options(
     answer: object,
     rng: np.random.Generator,
     keep: int = 3,
+    rank: int | None = None,
 ) -> list[str] | None:
     """The answer, then up to ``keep`` distractors: the fact's other values in its
     history first (the superseded ones), then values of the attribute from the pool
-    (integers: numbers near the answer), all distinct after normalisation."""
+    (integers: numbers near the answer, ``rank`` of them below it, or a drawn rank),
+    all distinct after normalisation."""
     fact = entity.facts[attr]
     if ctx.attribute(entity, attr).type == "integer":
-        return _number_options(ctx, entity, attr, int(str(answer)), rng)
+        return _number_options(ctx, entity, attr, int(str(answer)), rng, rank)
     shown = ctx.display(entity, attr, answer)
     past = [ctx.display(entity, attr, s.value) for s in fact.history if s.value != answer]
     past = list(dict.fromkeys(past))
@@ -200,12 +202,18 @@ def unsaid_hearsay(
 
 
 def _number_options(
-    ctx: QAContext, entity: Entity, attr: str, answer: int, rng: np.random.Generator
+    ctx: QAContext,
+    entity: Entity,
+    attr: str,
+    answer: int,
+    rng: np.random.Generator,
+    rank: int | None = None,
 ) -> list[str] | None:
     """The answer and three other numbers, the answer's rank among the four drawn
-    uniformly first (as :func:`numeric_options` does), the fact's other values in its
-    history taking the places on their side first, the rest filled with numbers near
-    the answer inside the attribute's bounds; None when the bounds leave no room.
+    uniformly first (as :func:`numeric_options` does) unless ``rank`` is given (dealt),
+    the fact's other values in its history taking the places on their side first, the
+    rest filled with numbers near the answer inside the attribute's bounds; None when
+    the bounds leave no room.
 
     A rank whose side has no superseded value is kept all the same: redrawing it would
     leave the answer in the middle ranks twice as often as at the ends (one past value
@@ -215,7 +223,8 @@ def _number_options(
     low = a.min if a.min is not None else answer - 10**6
     high = a.max if a.max is not None else answer + 10**6
     past = sorted({int(str(s.value)) for s in entity.facts[attr].history} - {answer})
-    rank = int(rng.integers(4))  # how many options fall below the answer
+    if rank is None:  # how many options fall below the answer (else dealt)
+        rank = int(rng.integers(4))
     sides = []
     for side, need in (
         ([p for p in past if p < answer], rank),

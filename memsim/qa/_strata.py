@@ -22,7 +22,7 @@ come from :func:`card_rng`, the same on every such attempt.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -127,6 +127,38 @@ def balanced(
     return deck(now.seed, salt, place // n, n)[place % n]
 
 
+def dealt_run(
+    rng: np.random.Generator, layout: Sequence[int], salt: int, hold: int = 1
+) -> tuple[int, int | None]:
+    """(outcome, occurrence): the outcome on this trajectory's card in a shuffled deck
+    of ``len(layout)`` cards, card ``i`` showing ``layout[i]`` (an outcome on several
+    cards comes up that much more often), and how many cards showing that outcome the
+    trajectories before this one were dealt, over every deck; (a card drawn from
+    ``rng``, None) when not :func:`dealing`. The occurrence numbers an outcome's own
+    run of trajectories, so a draw made only when that outcome comes up is dealt over
+    them by :func:`balanced_at`. Dealt in questions of one part only (``parts``
+    ``none``)."""
+    now = _CURRENT.get()
+    if now is None or not dealing(hold, "none"):
+        return layout[int(rng.integers(len(layout)))], None
+    number, at = divmod(now.tid, len(layout))
+    cards = deck(now.seed, salt, number, len(layout))
+    outcome = layout[cards[at]]
+    before = sum(layout[c] == outcome for c in cards[:at])
+    return outcome, number * layout.count(outcome) + before
+
+
+def balanced_at(rng: np.random.Generator, n: int, salt: int, place: int | None) -> int:
+    """One of ``0..n-1``: card ``place`` of the run of shuffled decks of ``n`` for
+    ``salt`` (``place`` an occurrence :func:`dealt_run` gave: each outcome in equal
+    shares, within one per deck, over the trajectories that outcome came up on), or
+    from ``rng`` when ``place`` is None or not :func:`dealing`."""
+    now = _CURRENT.get()
+    if place is None or now is None:
+        return int(rng.integers(n))
+    return deck(now.seed, salt, place // n, n)[place % n]
+
+
 @lru_cache(maxsize=8192)
 def deck(seed: int, salt: int, number: int, n: int) -> tuple[int, ...]:
     """Deck ``number`` of ``n`` cards for ``salt``: a permutation drawn from its own
@@ -156,8 +188,10 @@ def card_rng(
 __all__ = [
     "Parts",
     "balanced",
+    "balanced_at",
     "card_rng",
     "dealing",
+    "dealt_run",
     "deck",
     "hybrid_part",
     "stratum",

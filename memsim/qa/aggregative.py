@@ -24,7 +24,13 @@ from numpy.typing import NDArray
 from memsim.profile import Entity, Profile
 from memsim.qa._choices import numeric_options, rank_room
 from memsim.qa._context import QAContext
-from memsim.qa._counts import deal, dealt_shares, strength_table
+from memsim.qa._counts import (
+    deal,
+    deal_top,
+    dealt_plan,
+    share_ranks,
+    strength_table,
+)
 from memsim.qa._pool import MIN_COUNT_SHARE, day_key
 from memsim.qa._registry import qa_kind
 from memsim.qa._types import Draft
@@ -148,25 +154,31 @@ def _same_four(
     )
 
 
+Plan = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_], float]
+"""The shares each count is dealt with, the strength (candidate x count) each predicate is drawn
+with, whether each count is the predicate's likeliest by pool share (candidate x count),
+and the share of trajectories dealt "the likeliest" (memsim.qa._counts.top_share)."""
+
+
 def _dealt(
     ctx: QAContext,
     group: list[Entity],
     attrs: tuple[str, ...],
     found: list[tuple[str, str, object, NDArray[np.float64]]],
     weights: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The shares each count is dealt with for this group shape, and the strength
-    (candidate x count) each predicate is then drawn with (computed once)."""
+) -> Plan:
+    """How counts and predicates are dealt for this group shape (:data:`Plan`),
+    computed once."""
     slots = tuple((e.kind, e.index) for e in group)
 
-    def compute() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    def compute() -> Plan:
         key_of = {a: _keys(ctx, group[0], a) for a in attrs}
         columns = {a: ctx.pool.group_column(slots, a, key_of[a]) for a in attrs}
         pool_keys = {a: c for a, c in columns.items() if c is not None}
         usable = [i for i, (a, *_) in enumerate(found) if a in pool_keys]
         kept = [kept_weight(share) for *_, share in found]
         table = strength_table(weights, kept, len(group))
-        shares, fitted = dealt_shares(
+        shares, fitted, top = dealt_plan(
             pool_keys,
             [found[i] for i in usable],
             weights[usable],
@@ -175,7 +187,8 @@ def _dealt(
             len(group),
         )
         table[usable] = fitted
-        return shares, table
+        likeliest = share_ranks(table, [share for *_, share in found]) == 0
+        return shares, table, likeliest, top
 
     return ctx.pool.remember(("aggregative-deal", slots, attrs), compute)
 
@@ -233,15 +246,21 @@ def _dealt_draw(
 ) -> tuple[str, str, object, NDArray[np.float64], int]:
     """Deal the count, then draw a predicate among those that give it for this profile
     (a count the profile cannot give falls back to one it can; every count the profile
-    gives is allowed by every predicate, so there is one), by the fitted strengths."""
+    gives is allowed by every predicate, so there is one), by the fitted strengths,
+    among those under which it is (or is not) the likeliest count, as dealt
+    (:func:`memsim.qa._counts.deal_top`; the other ones when none is)."""
     counts = _counts(ctx, group, tuple(shared), found)
-    shares, table = _dealt(ctx, group, tuple(shared), found, weights)
-    strength = table[np.arange(len(found)), counts]
+    shares, table, likeliest, top = _dealt(ctx, group, tuple(shared), found, weights)
+    at = np.arange(len(found))
+    strength = table[at, counts]
     able = [int(c) for c in np.unique(counts[strength > 0])]
     target = deal(shares, rng)
     if target not in able:
         target = able[int(rng.integers(len(able)))]
     chance = np.where(counts == target, strength, 0.0)
+    dealt = np.where(likeliest[at, counts] == deal_top(top, rng), chance, 0.0)
+    if dealt.sum() > 0:
+        chance = dealt
     attr, op, threshold, share = found[int(rng.choice(len(found), p=chance / chance.sum()))]
     return attr, op, threshold, share, target
 

@@ -15,8 +15,12 @@ explicitly (its day is in the message); the superseded values are distractors fi
 then other values of the attribute (numbers near the answer), all distinct after
 normalisation, and those the history does not say are said to be someone else's
 (:mod:`memsim.trajectory._hearsay`), so every option is mentioned; the attribute asked
-is drawn so that each is evidence in as many messages over the dataset
-(:func:`memsim.qa._history.pick_changed`); the question is asked after the last change.
+is dealt (else drawn) so that each is evidence in about as many messages over the
+dataset, and a categorical answer's value or a number's rank among its options is
+dealt per attribute, so each comes up in even shares in every kind and scenario, not
+only in expectation (:mod:`memsim.qa._deal_change`; a trajectory that cannot realise
+its card draws as before, :func:`memsim.qa._history.pick_changed`); the question is
+asked after the last change.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import numpy as np
 
 from memsim.profile import Profile
 from memsim.qa._context import QAContext
+from memsim.qa._deal_change import deal_change
 from memsim.qa._history import (
     balanced_answer,
     cause,
@@ -52,22 +57,28 @@ def knowledge_update(
     ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
 ) -> Draft | None:
     group = ctx.group(profile, scenario)
-    found = changed(ctx, group)
-    if not found:
-        return None
-    entity, attr = pick_changed(ctx, found, rng)
+    dealt = deal_change(ctx, group, scenario, rng)
+    if dealt is not None:
+        entity, attr, form, k = dealt.entity, dealt.attr, dealt.form, dealt.change
+    else:
+        found = changed(ctx, group)
+        if not found:
+            return None
+        entity, attr = pick_changed(ctx, found, rng)
+        form = "now" if rng.random() < 0.5 else "before"
+        k = int(rng.integers(1, len(entity.facts[attr].history)))  # a "before" names it
     fact = entity.facts[attr]
     n = len(fact.history)
-    form = "now" if rng.random() < 0.5 else "before"
-    k = int(rng.integers(1, n))  # the change a "before" question names
     told = ["change" if rng.random() < EXPLICIT else "plain" for _ in range(n)]
     if form == "before":
         told[k] = "change"
     span = history_span(ctx, fact, rng)
     answer = fact.history[-1].value if form == "now" else fact.history[k - 1].value
-    if not balanced_answer(ctx, entity, attr, answer, rng):
+    if dealt is None and not balanced_answer(ctx, entity, attr, answer, rng):
         return None
-    options = value_options(ctx, entity, attr, answer, rng)
+    options = value_options(
+        ctx, entity, attr, answer, rng, rank=None if dealt is None else dealt.rank
+    )
     if options is None:
         return None
     template = ctx.choose(ctx.loc.history.knowledge_update[form], rng)

@@ -136,6 +136,14 @@ class Questions(_Strict):
     attributes neither :attr:`by_attribute` nor :attr:`by_role` words: a language may
     ask a number otherwise than a name (zh "……是多少？", not "……是什么？")."""
 
+    by_unit: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Comparison words by an attribute's unit (``{岁: {higher: 更大}}``,
+    ``{minutes: {higher: longer}}``), for attributes whose schema and
+    ``comparative_options`` (``higher.<attribute>``) say none: a unit that says what is
+    measured says how two values compare (an age is older, a weight heavier), whatever
+    the attribute is called; a unit that says several things (years: an age or a
+    duration) is left out. A schema's overlay may add or change entries."""
+
     def of_attribute(
         self,
         kind: str,
@@ -167,11 +175,15 @@ class Questions(_Strict):
         options = self.aggregative_predicates
         return options.get(f"{op}.{attribute}", options[op])
 
-    def more(self, key: str, attribute: str) -> str:
+    def more(self, key: str, attribute: str, unit: str | None = None) -> str:
         """The comparative word for an attribute: ``comparative_options`` may hold
-        ``higher.<attribute>`` ("年龄更大", "身高更高") beside the general ``higher``."""
+        ``higher.<attribute>`` ("年龄更大", "身高更高"), then :attr:`by_unit` the word for
+        its ``unit``, before the general ``higher``."""
         options = self.comparative_options
-        return options.get(f"{key}.{attribute}", options[key])
+        own = options.get(f"{key}.{attribute}")
+        if own is None and unit is not None:
+            own = self.by_unit.get(unit, {}).get(key)
+        return own if own is not None else options[key]
 
 
 class HistoryWords(_Strict):

@@ -118,3 +118,50 @@ def test_only_sentences_are_quoted_as_someones_words(
     crew = next(e for e in profiles[0].entities if e.kind == "crew")
     said = ctx.hearsay(crew, "name", ["Ann Lee", "Bo Chen", "Cy Ray", "Di Fox"], [])
     assert said and all(h.label for h in said)  # a hearsay_of line, with its label
+
+
+def test_a_number_is_asked_by_its_owners_possessive(
+    tour: tuple[QAContext, list[Any]],
+) -> None:
+    # the tour schema words no question for a bandmate's age: the locale's wording by
+    # type asks "What is our drummer's age?", not "What is the age of our drummer?"
+    asked = [d.question for d in _drafts(tour, "simple", "roles") if d.params["attribute"] == "age"]
+    assert asked
+    for q in asked:
+        assert "the age of" not in q and "'s age?" in q, q
+
+
+def test_comparison_words_follow_the_unit_where_the_attribute_has_none() -> None:
+    ctx = make_context(load_schema(DATA / "tour.zh.yaml"), 0)
+    kitchen = make_context(load_schema(DATA / "kitchen.zh.yaml"), 0)
+    profile = next(iter(ProfileSampler(ctx.net).profiles(0, 0, 1)))
+    bandmate = next(e for e in profile.entities if e.kind == "bandmate")
+    assert ctx.more(bandmate, "age", "higher") == "更大"  # 岁
+    # the attribute's own word wins over its unit's (在乐队的年数: 更长)
+    assert ctx.more(bandmate, "years_in_band", "higher") == "更长"
+    crew = next(e for e in profile.entities if e.kind == "crew")
+    assert ctx.more(crew, "tours_done", "higher") == "更多"  # 次
+    assert ctx.more(crew, "day_rate", "higher") == "更高"  # 元: no word of its own
+    # the table is the locale's, keyed by unit; no attribute is named
+    zh = load_locale("zh").questions
+    assert zh.more("higher", "anything", "岁") == "更大"
+    assert zh.more("higher", "anything", "年") == "更高"
+    assert kitchen.loc.questions.by_unit["分钟"] == {"higher": "更长"}
+    en = load_locale("en").questions
+    assert en.more("higher", "drive", "minutes") == "longer"
+    assert en.more("higher", "age", "years") == "higher"  # an age or a time spent
+
+
+def test_an_overlay_changes_a_units_comparison_word(tmp_path: Path) -> None:
+    text = (DATA / "kitchen.zh.yaml").read_text(encoding="utf-8")
+    assert "\n    questions:\n" in text
+    text = text.replace(
+        "\n    questions:\n",
+        "\n    questions:\n      by_unit:\n        岁: {higher: 年纪更大}\n",
+        1,
+    )
+    path = tmp_path / "kitchen.zh.yaml"
+    path.write_text(text, encoding="utf-8")
+    ctx = make_context(load_schema(path), 0)
+    assert ctx.loc.questions.more("higher", "age", "岁") == "年纪更大"
+    assert ctx.loc.questions.more("higher", "age", "分钟") == "更长"  # the rest merged

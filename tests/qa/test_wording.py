@@ -97,18 +97,18 @@ def test_conditions_pick_things_out_as_one_would(daily: tuple[QAContext, list[An
     assert not any(relation in q for q in asked), asked
 
 
-def test_an_attribute_without_wording_keeps_the_general_templates() -> None:
-    """The campus schema's textbook price has no wording of its own: its questions are
-    the general "What is the {label} of {who}?" ones."""
+def test_a_number_without_wording_is_asked_by_its_owners_possessive() -> None:
+    """The campus schema's textbook price has no wording of its own: as a number it is
+    asked by the locale's wording by type ("What is my Calculus textbook's price?"),
+    not by the general "What is the {label} of {who}?"."""
     schema = load_schema(ROOT / "schemas" / "campus.en.yaml")
     ctx = make_context(schema, 0)
     assert not ctx.loc.questions.of_attribute("textbook", "price", "simple")
     profiles = list(ProfileSampler(ctx.net).profiles(0, 0, 30))
     asked = _questions((ctx, profiles), "simple", "items")
-    general = [t.split("{")[0] for t in ctx.loc.questions.wording("simple", "items")]
     label = schema.attributes_of("textbook")["price"].label["en"]
-    priced = [q for q in asked if f" {label} of " in q]
-    assert priced and all(q.startswith(tuple(general)) for q in priced)
+    priced = [q for q in asked if f"'s {label}?" in q]
+    assert priced and not any(f" {label} of " in q for q in asked)
 
 
 def test_a_number_without_wording_is_asked_as_a_number_in_chinese() -> None:
