@@ -1,22 +1,26 @@
 """CPU seconds of each phase of `memsim generate`, in one process, and what they mean for
 its wall time on 2 workers.
 
-`memsim generate --workers 2` runs in two stretches. Before the fork, the parent alone
-imports memsim, builds the QA context (value pool, noise profiles) and the filler rate
-table (:func:`memsim.trajectory._rates.evidence_rates`): one core works, the other
-idles. After it, the two workers make the records (each reads its profile, draws the
-question, builds the messages) while the parent writes what they send (dataset.jsonl,
-memdaily.json, the data card's token counts, whose tokenizer it loads at the first
-record). This script times each phase with ``time.process_time`` in one process, so
-a loaded machine disturbs the figures little, and prints:
+`memsim generate --workers 2` runs in stretches. Before the fork, the parent alone
+imports memsim and builds the QA context (value pool, noise profiles): one core works,
+the other idles. Then the two workers draft the filler rate table's (kind, scenario)
+blocks (:func:`memsim.trajectory._rates.draft_block`) while the parent loads the data
+card's tokenizer; the parent adds the blocks up into the table
+(:func:`memsim.trajectory._rates.rates_from`) while the workers wait; then the workers
+make the records (each reads its profile, draws the question, builds the messages)
+while the parent writes what they send (dataset.jsonl, memdaily.json, the data card's
+token counts). This script times each phase with ``time.process_time`` in one
+process, so a loaded machine disturbs the figures little, and prints:
 
-- the rate table twice: cold (as generate builds it, filling the context's caches of
-  dealt types, pool supports and the like, which the forked workers inherit) and warm
-  (the same drafts on filled caches: what the table alone costs);
+- the rate table's drafts twice: cold (as a worker drafts them, filling the context's
+  caches of dealt types, pool supports and the like, which it keeps for its records)
+  and warm (the same drafts on filled caches: what the drafts alone cost), and the
+  sum of the blocks into the table, apart;
 - the records, with the share spent reading and checking profiles;
-- the writing, as the parent does it (``write_dataset`` on the records made);
+- the writing, as the parent does it (``write_dataset`` on the records made), the
+  tokenizer's loading included;
 - the floor of the 2-worker wall time on idle cores that these imply: the serial
-  stretch plus the rest spread over 2 cores.
+  stretches (imports, context, the table's sum) plus the rest spread over 2 cores.
 
 Nothing stays behind (the dataset is written into a temporary folder, then removed).
 
@@ -66,12 +70,17 @@ def main() -> None:
     options = GenerateOptions(seed=0, per_type=args.per_type, types=default_kinds(schema))
     ctx = _context(schema, options)  # as generate builds it
     cpu["schema and context"] = clock() - mark
+    blocks = _rates.rate_blocks(ctx.schema, ctx.kinds)
     mark = clock()
-    with few_collections():  # as generate builds it before the fork
-        _rates.evidence_rates(ctx)
-        cpu["rate table (cold)"] = clock() - mark
+    with few_collections():  # as the workers draft them
+        tallies = [_rates.draft_block(ctx, block) for block in blocks]
+        cpu["rate drafts (cold)"] = clock() - mark
         mark = clock()
-        _rates._evidence_rates(ctx)  # the same drafts again, on the caches the first filled
+        _rates.set_rates(ctx, _rates.rates_from(tallies))
+        cpu["rate table sum"] = clock() - mark
+        mark = clock()
+        for block in blocks:  # the same drafts again, on the caches the first filled
+            _rates.draft_block(ctx, block)
         warm = clock() - mark
     steps = list(enumerate(plan(options, schema)))[: args.n or None]
     reading = 0.0
@@ -95,12 +104,13 @@ def main() -> None:
     print(f"{'phase':<22} {'CPU s':>7}")
     for name, seconds in cpu.items():
         print(f"{name:<22} {seconds:7.2f}")
-    print(f"{'':<22} {'':>7}   of which the table's own drafts (warm): {warm:.2f}")
+    print(f"{'':<22} {'':>7}   of the drafts, on warm caches: {warm:.2f}")
     print(f"{'':<22} {'':>7}   of the records, reading profiles: {reading:.2f}")
-    serial = cpu["imports"] + cpu["schema and context"] + cpu["rate table (cold)"]
-    parallel = cpu["records"] + cpu["writing"]
+    serial = cpu["imports"] + cpu["schema and context"] + cpu["rate table sum"]
+    parallel = cpu["rate drafts (cold)"] + cpu["records"] + cpu["writing"]
     print(
-        f"\nserial before the fork {serial:.2f} s, then {parallel:.2f} s over 2 cores: "
+        f"\nserial (before the fork, the table's sum) {serial:.2f} s, the rest {parallel:.2f} s "
+        "over 2 cores: "
         f"2-worker wall floor {serial + parallel / 2:.2f} s on idle cores "
         f"(load average now {os.getloadavg()[0]:.1f})"
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memsim._shard import SHARD_KEY, Shard
-from memsim.dataset._card import DataCard, data_card, write_data_card
+from memsim.dataset._card import DataCard, data_card, load_card_tokenizer, write_data_card
 from memsim.dataset._generate import (
     GenerateOptions,
     GenerationError,
@@ -70,8 +70,11 @@ def generate_dataset(
             from memsim.rewrite import open_rewriter
 
             rewriter = stack.enter_context(open_rewriter(schema, options.seed, profiles, rewrite))
+        ctx = rewriter.ctx if rewriter else None
+        # the card's tokenizer is loaded while the workers draft the filler rate table
+        idle = load_card_tokenizer
         records: Iterable[Record] = generate_records(
-            schema, profiles, options, workers, rewriter.ctx if rewriter else None, tids
+            schema, profiles, options, workers, ctx, tids, idle
         )
         if rewriter is not None:
             records = rewriter.rewrite(records)

@@ -9,6 +9,7 @@ counted with GLM-4's tokenizer, so its token figures differ from ours.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
@@ -217,6 +218,15 @@ def _token_counter(name: str) -> Callable[[str], int]:
         return len(encoding.encode_ordinary(text))
 
     return count
+
+
+def load_card_tokenizer(name: str = CARD_TOKENIZER) -> None:
+    """Load the card's tokenizer now, once per process (about 1 s of CPU, most of it
+    ``import bpe_openai``), so that a process with time to spare (while its workers
+    draft) does not spend it at the first record; without it, nothing: the card says
+    so when it is written."""
+    with contextlib.suppress(ImportError, ValueError):
+        data_card_encoding(name)
 
 
 @lru_cache(maxsize=4)

@@ -13,8 +13,9 @@ import datetime as dt
 import hashlib
 import multiprocessing
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,16 @@ from memsim.qa._strata import stratum
 from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
-from memsim.trajectory._rates import evidence_rates
+from memsim.trajectory._rates import (
+    Key,
+    Tally,
+    draft_block,
+    evidence_rates,
+    has_rates,
+    rate_blocks,
+    rates_from,
+    set_rates,
+)
 from memsim.verbalize import value_at
 from memsim.verify import StatedFact, fact_stated
 
@@ -265,13 +275,16 @@ def generate_records(
     workers: int = 1,
     ctx: QAContext | None = None,
     tids: range | None = None,
+    idle: Callable[[], object] | None = None,
 ) -> Iterator[Record]:
     """Every trajectory record, in plan order (streamed, nothing is held); with
     ``tids``, only those trajectories of the plan (a shard).
 
     With ``workers`` > 1, trajectories are made in worker processes and collected in
     order; each depends only on its own seed stream and profile, so the records are
-    identical to a single-process run."""
+    identical to a single-process run. The workers first draft the filler rate table's
+    blocks (:mod:`memsim.trajectory._rates`), which this process adds up while it
+    runs ``idle`` (work of its own that would otherwise wait for the first record)."""
     steps = list(enumerate(plan(options, schema)))
     if tids is not None:
         steps = steps[tids.start : tids.stop]
@@ -283,37 +296,69 @@ def generate_records(
                 yield make_record(ctx, profile, kind, scenario, tid, options.seed)
         return
     if "fork" in multiprocessing.get_all_start_methods():
-        # the context (value pools, noise profiles, evidence rates) is built once, here,
-        # and the forked workers inherit it instead of each building its own
-        ctx = ctx or _context(schema, options, rates=True)
+        # the context (value pools, noise profiles) is built once, here, and the forked
+        # workers inherit it instead of each building its own
+        ctx = ctx or _context(schema, options)
         _WORKER.update(ctx=ctx, profiles=profiles, seed=options.seed)
         try:
             # frozen before the fork: no collection in a worker walks (and so copies)
             # the pages of the context it shares with the others
             with few_collections(), multiprocessing.get_context("fork").Pool(workers) as pool:
-                yield from pool.imap(_make_in_worker, steps, chunksize=32)
+                rates = _shared_rates(pool, schema, options.types, ctx, idle)
+                yield from pool.imap(_make_in_worker, _with(steps, rates), chunksize=32)
         finally:
             _WORKER.clear()
         return
     with multiprocessing.get_context("spawn").Pool(
         workers, initializer=_init_worker, initargs=(schema, profiles, options.seed, options.types)
     ) as pool:
-        yield from pool.imap(_make_in_worker, steps, chunksize=32)
+        rates = _shared_rates(pool, schema, options.types, ctx, idle)
+        yield from pool.imap(_make_in_worker, _with(steps, rates), chunksize=32)
 
 
-def _context(schema: Schema, options: GenerateOptions, rates: bool = False) -> QAContext:
-    """The QA context, with its rate table when ``rates`` (built before workers fork).
-    Built with few collections: it makes a few hundred thousand objects that live for
-    the whole run, which the interpreter's default thresholds walked in 4 full
-    collections (about 0.3 of 5 s CPU, in the serial stretch before the fork)."""
+def _shared_rates(
+    pool: Pool,
+    schema: Schema,
+    kinds: tuple[str, ...],
+    ctx: QAContext | None,
+    idle: Callable[[], object] | None,
+) -> dict[Key, float]:
+    """The filler rate table, its blocks drafted by the workers (each block on its own
+    stream: the same table as one process drafts) and added up here, in a fixed order;
+    ``idle`` runs here meanwhile. The workers keep the caches their drafts filled (the
+    dealt types of the kinds they drafted, ...) for the records."""
+    if ctx is not None and has_rates(ctx):
+        return evidence_rates(ctx)
+    # a kind's blocks go to one worker: they fill the same caches (the kind's dealt
+    # types, ...), which sent apart both workers filled (about 2 s more CPU)
+    by_kind: dict[str, list[tuple[str, str]]] = {}
+    for block in rate_blocks(schema, kinds):
+        by_kind.setdefault(block[0], []).append(block)
+    pending = pool.map_async(_draft_in_worker, by_kind.values(), chunksize=1)
+    if idle is not None:
+        idle()
+    rates = rates_from(tally for tallies in pending.get() for tally in tallies)
+    if ctx is not None:
+        set_rates(ctx, rates)
+    return rates
+
+
+def _with(steps: list[tuple[int, tuple[str, str]]], rates: dict[Key, float]) -> Iterator[Step]:
+    # one table object: pickled once per chunk of steps sent to a worker
+    return ((tid, asks, rates) for tid, asks in steps)
+
+
+def _context(schema: Schema, options: GenerateOptions) -> QAContext:
+    """The QA context, built with few collections: it makes a few hundred thousand
+    objects that live for the whole run, which the interpreter's default thresholds
+    walked in 4 full collections (in the serial stretch before the fork)."""
     with few_collections():
-        ctx = make_context(schema, options.seed, options.types)
-        if rates:
-            evidence_rates(ctx)
-    return ctx
+        return make_context(schema, options.seed, options.types)
 
 
 _WORKER: dict[str, Any] = {}
+Step = tuple[int, tuple[str, str], dict[Key, float]]
+"""A trajectory id, its (kind, scenario) and the filler rate table."""
 
 
 def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ...]) -> None:
@@ -321,10 +366,17 @@ def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ..
     collect_rarely()  # the context lives as long as the worker (see memsim._gc)
 
 
-def _make_in_worker(step: tuple[int, tuple[str, str]]) -> Record:
-    tid, (kind, scenario) = step
-    profile = load_profile(_WORKER["profiles"], tid, _WORKER["ctx"].schema)
-    return make_record(_WORKER["ctx"], profile, kind, scenario, tid, _WORKER["seed"])
+def _draft_in_worker(blocks: list[tuple[str, str]]) -> list[Tally]:
+    return [draft_block(_WORKER["ctx"], block) for block in blocks]
+
+
+def _make_in_worker(step: Step) -> Record:
+    tid, (kind, scenario), rates = step
+    ctx = _WORKER["ctx"]
+    if not has_rates(ctx):
+        set_rates(ctx, rates)
+    profile = load_profile(_WORKER["profiles"], tid, ctx.schema)
+    return make_record(ctx, profile, kind, scenario, tid, _WORKER["seed"])
 
 
 def schema_digest(path: Path) -> str:

@@ -4,8 +4,9 @@ degree) says nothing about whether it is evidence.
 
 Guarantees:
 - estimated once per context, from drafts of every kind and scenario the dataset asks
-  (``ctx.kinds``) about the noise profiles, on a fixed stream (``RATE_SEED``): every
-  worker and shard gets the same table;
+  (``ctx.kinds``) about the noise profiles, each (kind, scenario) block on a stream of
+  its own (``RATE_SEED`` and the block's names): every worker and shard gets the same
+  table, whether one process drafts every block or workers share them out;
 - the table is solved so that, over those drafts, each (entity kind, attribute) is said
   in non-evidence messages (filler, hard negatives, facts told for their values,
   noise) about the same number of times per evidence message as any other: filler
@@ -23,8 +24,10 @@ Guarantees:
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,6 +35,7 @@ from numpy.typing import NDArray
 from memsim.profile import Profile
 from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, QAContext, QAKind, planned_scenarios
 from memsim.qa._strata import stratum
+from memsim.schema import Schema
 
 MESSAGES_PER_TRAJECTORY = (7, 11)
 """Total messages (before noise) for a one-part question; hybrids get 1.8x."""
@@ -41,7 +45,8 @@ not: kept rare)."""
 RATE_DRAFTS = 96
 """Noise profiles drafted on, per kind and scenario, to estimate evidence rates (24
 left the table noisy: one attribute's rate twice another draw's, and filler out of
-proportion to the evidence by as much; about 5 s of CPU, once per dataset)."""
+proportion to the evidence by as much; about 5 s of CPU, once per dataset, shared out
+over the workers by block)."""
 RATE_SEED = 0
 """Seed of the drafts and decks the rates are estimated with (the same for every dataset)."""
 RATE_FLOOR = 0.0001
@@ -116,41 +121,88 @@ def asked_attributes(draft: Draft) -> set[str]:
     return {f.attribute for f in draft.evidence}
 
 
-def _evidence_rates(ctx: QAContext) -> dict[Key, float]:
-    rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15,)))
-    asked: dict[Key, float] = defaultdict(float)  # evidence messages, as planned
-    other: dict[Key, float] = defaultdict(float)  # non-evidence messages not drawn by rate
-    # (messages drawn by rate, spare facts, attributes asked)
-    drafted: list[tuple[float, Counter[Key], set[str]]] = []
-    lives = ctx.noise_profiles[:RATE_DRAFTS]
-    by_id = {life.id: life for life in ctx.noise_profiles}
-    facts_of = [_facts_of(ctx, life) for life in lives]  # counted once, used per draft
-    # the user's filler stands beside evidence the user says: kinds whose evidence the
-    # assistant says (made for histories only) take no part
-    # in the registry's order whatever the dataset's (the same stream, the same table)
+Block = tuple[str, str]
+"""A (QA kind, scenario) whose drafts are drawn together, on a stream of its own."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one block's drafts say: evidence messages (``asked``) and non-evidence
+    messages not drawn by rate (``other``) per (entity kind, attribute), weighted by
+    the block's share of its kind, and per draft (messages drawn by rate, spare facts,
+    attributes asked)."""
+
+    asked: dict[Key, float]
+    other: dict[Key, float]
+    drafted: list[tuple[float, Counter[Key], set[str]]]
+
+
+def rate_blocks(schema: Schema, kinds: tuple[str, ...]) -> list[Block]:
+    """The blocks the table of a context of ``kinds`` (its ``ctx.kinds``: empty, every
+    kind) is drafted in, in the order their tallies are added up: the registry's order
+    of kinds whatever the dataset's, then each kind's planned scenarios. Kinds whose
+    evidence the assistant says (made for histories only) take no part: the user's
+    filler stands beside evidence the user says."""
     asks = [n for n in QA_KINDS.names() if n not in ASSISTANT_KINDS]
-    for name in (n for n in asks if not ctx.kinds or n in ctx.kinds):
-        kind = QA_KINDS.get(name)
-        # as the plan asks them: a kind's questions are split evenly over the scenarios
-        # the schema lets it ask, so a draft of a kind with many scenarios stands for
-        # fewer questions
-        scenarios = planned_scenarios(ctx.schema, name)
-        share = 1 / max(len(scenarios), 1)
-        for scenario in scenarios:
-            for place, (life, facts) in enumerate(zip(lives, facts_of, strict=True)):
-                draft = next(
-                    (
-                        d
-                        for t in range(20)
-                        if (d := _draft(ctx, kind, life, scenario, place, t, rng))
-                    ),
-                    None,
-                )
-                if draft is None:
-                    continue
-                said, spare = _tally(draft, life, by_id, facts, asked, other, share)
-                drafted.append((share * _drawn(draft, said), spare, asked_attributes(draft)))
+    names = [n for n in asks if not kinds or n in kinds]
+    return [(name, s) for name in names for s in planned_scenarios(schema, name)]
+
+
+def draft_block(ctx: QAContext, block: Block) -> Tally:
+    """The tally of one block's drafts, from the block's own stream (keyed by its
+    kind and scenario names): the same in any process, in any order, beside any other
+    blocks, so workers can draft the blocks apart and :func:`rates_from` add them up."""
+    name, scenario = block
+    key = zlib.crc32(f"{name}/{scenario}".encode())
+    rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15, key)))
+    kind = QA_KINDS.get(name)
+    # as the plan asks them: a kind's questions are split evenly over the scenarios
+    # the schema lets it ask, so a draft of a kind with many scenarios stands for
+    # fewer questions
+    share = 1 / max(len(planned_scenarios(ctx.schema, name)), 1)
+    tally = Tally(defaultdict(float), defaultdict(float), [])
+    by_id = {life.id: life for life in ctx.noise_profiles}
+    for place, life in enumerate(ctx.noise_profiles[:RATE_DRAFTS]):
+        draft = next(
+            (d for t in range(20) if (d := _draft(ctx, kind, life, scenario, place, t, rng))),
+            None,
+        )
+        if draft is None:
+            continue
+        facts = _facts_of(ctx, life)
+        said, spare = _tally(draft, life, by_id, facts, tally.asked, tally.other, share)
+        tally.drafted.append((share * _drawn(draft, said), spare, asked_attributes(draft)))
+    return Tally(dict(tally.asked), dict(tally.other), tally.drafted)
+
+
+def rates_from(tallies: Iterable[Tally]) -> dict[Key, float]:
+    """The table from the blocks' tallies, given in :func:`rate_blocks` order (added
+    up in that order, so the table is the same bytes however the blocks were shared
+    out)."""
+    asked: dict[Key, float] = defaultdict(float)
+    other: dict[Key, float] = defaultdict(float)
+    drafted: list[tuple[float, Counter[Key], set[str]]] = []
+    for tally in tallies:
+        for into, part in ((asked, tally.asked), (other, tally.other)):
+            for k, v in part.items():
+                into[k] += v
+        drafted += tally.drafted
     return _balance(asked, other, drafted)
+
+
+def has_rates(ctx: QAContext) -> bool:
+    """Whether the context holds its table already (computed or handed in)."""
+    return ("evidence-rates", ctx.kinds) in ctx.pool.memo
+
+
+def set_rates(ctx: QAContext, rates: dict[Key, float]) -> None:
+    """Hand the context a table made elsewhere (by :func:`rates_from` on blocks drafted
+    by workers): :func:`evidence_rates` returns it from then on."""
+    ctx.pool.memo[("evidence-rates", ctx.kinds)] = rates
+
+
+def _evidence_rates(ctx: QAContext) -> dict[Key, float]:
+    return rates_from(draft_block(ctx, b) for b in rate_blocks(ctx.schema, ctx.kinds))
 
 
 def _tally(
@@ -315,10 +367,28 @@ def _facts_of(ctx: QAContext, life: Profile) -> Counter[Key]:
     day), in its order."""
     from memsim.trajectory._build import _fillable  # the builder imports this module
 
-    fillable = _fillable(ctx, life)
-    return Counter(
-        (e.kind, f.attribute) for e in life.entities for f, early in fillable[id(e)] if not early
-    )
+    def count() -> Counter[Key]:
+        fillable = _fillable(ctx, life)
+        return Counter(
+            (e.kind, f.attribute)
+            for e in life.entities
+            for f, early in fillable[id(e)]
+            if not early
+        )
+
+    # counted once per profile, read by every block's draft about it
+    return ctx.remember("filler-facts", life, count)
 
 
-__all__ = ["CHIT_CHAT", "MESSAGES_PER_TRAJECTORY", "RATE_FLOOR", "evidence_rates"]
+__all__ = [
+    "CHIT_CHAT",
+    "MESSAGES_PER_TRAJECTORY",
+    "RATE_FLOOR",
+    "Tally",
+    "draft_block",
+    "evidence_rates",
+    "has_rates",
+    "rate_blocks",
+    "rates_from",
+    "set_rates",
+]

@@ -13,7 +13,13 @@ from memsim.qa import QA_KINDS, make_context
 from memsim.sampling import ProfileSampler
 from memsim.schema import load_schema, workplace_attribute
 from memsim.trajectory import build_trajectory
-from memsim.trajectory._rates import RATE_FLOOR, evidence_rates
+from memsim.trajectory._rates import (
+    RATE_FLOOR,
+    draft_block,
+    evidence_rates,
+    rate_blocks,
+    rates_from,
+)
 
 ROOT = Path(__file__).parents[2]
 SCHEMA = ROOT / "schemas" / "daily_life.en.yaml"
@@ -28,6 +34,22 @@ def test_evidence_rates_are_drafted_on_the_datasets_own_kinds() -> None:
     assert only_simple[("user", "weight")] == RATE_FLOOR
     assert every_kind[("user", "weight")] > 10 * RATE_FLOOR
     assert sum(v > RATE_FLOOR for v in only_simple.values()) >= 10  # simple asks many
+
+
+def test_the_table_is_the_same_however_its_blocks_are_shared_out() -> None:
+    """Each (kind, scenario) block is drafted from its own stream: drafted in reverse
+    order on another context (as a worker drafts the blocks it is sent, on caches other
+    blocks filled), the blocks add up to the very table one process makes in order."""
+    schema = load_schema(SCHEMA)
+    kinds = ("simple", "conditional")
+    whole = evidence_rates(make_context(schema, 0, kinds))
+    blocks = rate_blocks(schema, kinds)
+    assert len(blocks) > 4 and {name for name, _ in blocks} == set(kinds)
+    ctx = make_context(schema, 0, kinds)
+    tallies = {block: draft_block(ctx, block) for block in reversed(blocks)}
+    assert rates_from(tallies[b] for b in blocks) == whole
+    # a block's drafts are its own: the same block drafted again is the same tally
+    assert draft_block(ctx, blocks[1]) == tallies[blocks[1]]
 
 
 def test_a_withheld_fact_is_never_the_place() -> None:
