@@ -71,10 +71,13 @@ class AnswerDates:
             if d.year is not None and d.problem() is None
         }
         steps = item.qa.get("target_step_id") or []
+        evidence = [m for m in item.messages if m.get("mid") in steps]
+        if not days:
+            return None  # most answers name no day: their evidence is not read
         said: set[dt.date] = set()
-        for m in item.messages:
+        for m in evidence:
             stamp = parse_stamp(m.get("time"))
-            if m.get("mid") in steps and stamp is not None:
+            if stamp is not None:
                 text = str(m.get("message", ""))
                 said |= relative_days(text, stamp.when, self.loc)
                 said |= {
@@ -82,8 +85,6 @@ class AnswerDates:
                     for d in dates_seen(text)
                     if d.year is not None and d.problem() is None
                 }
-        if not days:
-            return None
         tally = self.by_scenario.setdefault(item.scenario, [0, 0, 0])
         tally[0] += len(days)
         if not said:

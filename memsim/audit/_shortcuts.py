@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from memsim.audit._context import AuditContext
 from memsim.audit._framework import dataset_check
@@ -29,6 +29,8 @@ from memsim.audit._text import bigrams, cosine, singled_out, squash
 from memsim.audit._types import AuditItem, CheckStats, Finding, Severity, finding
 
 GROUP = "shortcut"
+GRAMS_MEMO = 50_000
+"""Option texts whose bigrams the centroid shortcut remembers before starting afresh."""
 
 
 def severity_for(ctx: AuditContext, excess: float, z: float, n: float) -> Severity | None:
@@ -140,8 +142,14 @@ class Centroid(_Picker):
         "(NFKC, case-folded, spacing collapsed, padded) to the other options; the highest wins"
     )
 
+    def __init__(self, ctx: AuditContext, stats: CheckStats):
+        super().__init__(ctx, stats)
+        self.grams: dict[str, Counter[str]] = {}
+        """Each option text's bigrams (read, never changed): an option recurs across
+        questions (4,165 texts among make dataset's 18,000 options)."""
+
     def score(self, options: list[str], question: str) -> list[float]:
-        grams = [bigrams(o) for o in options]
+        grams = [self._bigrams(o) for o in options]
         n = len(grams)
         # each pair once: the cosine of bigram counts is symmetric to the bit (integer
         # dot product and norms, one division)
@@ -150,6 +158,14 @@ class Centroid(_Picker):
             for j in range(i + 1, n):
                 similar[i, j] = similar[j, i] = cosine(grams[i], grams[j])
         return [sum(similar[i, j] for j in range(n) if j != i) / (n - 1) for i in range(n)]
+
+    def _bigrams(self, option: str) -> Counter[str]:
+        found = self.grams.get(option)
+        if found is None:
+            if len(self.grams) >= GRAMS_MEMO:
+                self.grams.clear()
+            found = self.grams[option] = bigrams(option)
+        return found
 
 
 @dataset_check("shortcut_longest", "picking the longest option is near chance", GROUP)

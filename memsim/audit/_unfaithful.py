@@ -160,6 +160,10 @@ def _change_told(
     if not present:
         return False
     for template in templates:
+        # a text lacking one of the template's own words cannot match it: most texts
+        # are one template's, so the others are neither compiled for these days nor run
+        if not all(piece in text for piece in _change_literals(template)):
+            continue
         found = _change_pattern(template, present).fullmatch(text)
         if found is None:
             continue
@@ -168,6 +172,15 @@ def _change_told(
         if found.group("opener") + found.group("sentence") in renderings:
             return True
     return False
+
+
+@lru_cache(maxsize=256)
+def _change_literals(template: str) -> tuple[str, ...]:
+    """The text :func:`_change_pattern` matches literally: the template without the
+    first ``{sentence}``, ``{cause}`` and ``{date}`` (the ones it replaces)."""
+    for key in ("sentence", "cause", "date"):
+        template = template.replace("{" + key + "}", "\0", 1)
+    return tuple(piece for piece in template.split("\0") if piece)
 
 
 @lru_cache(maxsize=1024)

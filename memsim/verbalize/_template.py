@@ -54,12 +54,31 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
-    prepositions = tuple(loc.grammar.object_after)
-    cal = loc.calendar
-    forms = (cal.on_date, cal.tomorrow, cal.this_weekday, cal.next_weekday)
-    time_words = time_prepositions(forms, prepositions)
-    text = seamless(template, tokens, time_words, frozenset(p.casefold() for p in prepositions))
+    time_words, prepositions = _fill_words(loc)
+    text = seamless(template, tokens, time_words, prepositions)
     return loc.cap(text.replace("  ", " "))
+
+
+_FILL_WORDS: dict[int, tuple[LocaleData, frozenset[str], frozenset[str]]] = {}
+
+
+def _fill_words(loc: LocaleData) -> tuple[frozenset[str], frozenset[str]]:
+    """The locale's :func:`time_prepositions` and its ``object_after`` casefolded, as
+    :func:`seamless` takes them: made once per locale object, not once per sentence
+    (the audit re-renders every phrasing of every message's facts, 44,000 fills on
+    make dataset's data, each of which casefolded every preposition again). The
+    locale is kept with them, so its id is never reused for another."""
+    hit = _FILL_WORDS.get(id(loc))
+    if hit is None or hit[0] is not loc:
+        prepositions = tuple(loc.grammar.object_after)
+        cal = loc.calendar
+        forms = (cal.on_date, cal.tomorrow, cal.this_weekday, cal.next_weekday)
+        hit = _FILL_WORDS[id(loc)] = (
+            loc,
+            time_prepositions(forms, prepositions),
+            frozenset(p.casefold() for p in prepositions),
+        )
+    return hit[1], hit[2]
 
 
 @functools.lru_cache(maxsize=16)
@@ -139,7 +158,8 @@ class TemplateVerbalizer:
         self.schema = schema
         self.loc = locale
         # (kind, attribute) -> its phrasings and the fields they name; (kind, attribute,
-        # tokens) -> its sentences: a phrasing is filled from its tokens alone
+        # what its tokens are made of) -> its sentences: a phrasing is filled from its
+        # tokens alone
         self._phrasing_fields: dict[tuple[str, str], tuple[list[str], dict[str, None]]] = {}
         self._sentences: dict[tuple[object, ...], list[str]] = {}
 
@@ -182,18 +202,31 @@ class TemplateVerbalizer:
     ) -> dict[str, str]:
         """What a phrasing of ``fact`` may name: the entity's ``fields`` and the fact's own
         tokens (which win over a field of the same name)."""
-        attr = self.schema.attributes_of(entity.kind)[fact.attribute]
+        return self._tokens_of(entity.kind, fact.attribute, *self._said(entity, fact, when, fields))
+
+    def _said(
+        self, entity: Entity, fact: Fact, when: dt.datetime, fields: Iterable[str]
+    ) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+        """What the tokens of ``fact`` are made of: its value and who it is said of, as
+        rendered at ``when``, and the entity's ``fields`` (those it has), rendered."""
         value = render_value(fact, value_at(fact, when), self.loc, when)
-        who = self.who(entity, when)
-        forms = self.loc.self_forms if is_user(self.schema, entity.kind) else self.loc.other_forms
-        tokens = {
-            name: render_value(
-                entity.facts[name], value_at(entity.facts[name], when), self.loc, when
-            )
-            for name in fields
-            if name in entity.facts
-        }
-        return tokens | fact_tokens(self.loc, forms, value, who, attr.unit)
+        facts = entity.facts
+        named = tuple(
+            [
+                (name, render_value(facts[name], value_at(facts[name], when), self.loc, when))
+                for name in fields
+                if name in facts
+            ]
+        )
+        return value, self.who(entity, when), named
+
+    def _tokens_of(
+        self, kind: str, attribute: str, value: str, who: str, named: tuple[tuple[str, str], ...]
+    ) -> dict[str, str]:
+        """The tokens made of what :meth:`_said` gives, for an attribute of ``kind``."""
+        unit = self.schema.attributes_of(kind)[attribute].unit
+        forms = self.loc.self_forms if is_user(self.schema, kind) else self.loc.other_forms
+        return dict(named) | fact_tokens(self.loc, forms, value, who, unit)
 
     def _fill(self, template: str, tokens: dict[str, str]) -> str:
         return fill(self.loc, template, tokens)
@@ -228,12 +261,15 @@ class TemplateVerbalizer:
                 fields = dict.fromkeys(name for t in templates for name in template_fields(t))
                 found = self._phrasing_fields[e.kind, f.attribute] = (templates, fields)
             templates, fields = found
-            tokens = self._tokens(e, f, when, fields)
-            key = (e.kind, f.attribute, *tokens.items())
+            # keyed by what the tokens are made of (the tokens follow from it, with the
+            # kind and attribute): most lookups find the sentences, and the tokens are
+            # built only for a key not seen before
+            key = (e.kind, f.attribute, *self._said(e, f, when, fields))
             said = self._sentences.get(key)
             if said is None:
                 if len(self._sentences) >= SENTENCES_MEMO:
                     self._sentences.clear()
+                tokens = self._tokens_of(*key)
                 said = self._sentences[key] = [self._fill(t, tokens) for t in templates]
             options.append(said)
         return options
