@@ -123,15 +123,19 @@ def season(p: Part) -> str | None:
 
 
 _DAY_RE = rf"((?:{'|'.join(m.capitalize() for m in MONTHS)}) \d{{1,2}}, \d{{4}})"
+_BEFORE_DAY_RE = re.compile(rf"\bbefore .+? on {_DAY_RE}", re.I)
+_ON_DAY_RE = re.compile(rf"\bon {_DAY_RE}", re.I)
+_NOW_RE = re.compile(r"\bnow\b|these days", re.I)
+"""timeline's tests of the question, compiled once (it reads every question of a run)."""
 
 
 def timeline(p: Part) -> str | None:
     """A value that changes: now, before a change, or on a day (the statement in force
     then: the latest one said, or dated by its change, on or before the day)."""
     q = p.question
-    before = re.search(rf"\bbefore .+? on {_DAY_RE}", q, re.I)
-    on = re.search(rf"\bon {_DAY_RE}", q, re.I)
-    if before is None and on is None and not re.search(r"\bnow\b|these days", q, re.I):
+    before = _BEFORE_DAY_RE.search(q)
+    on = _ON_DAY_RE.search(q)
+    if before is None and on is None and not _NOW_RE.search(q):
         return None
     who = subject(q)
     if who is None:
