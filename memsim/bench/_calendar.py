@@ -17,6 +17,7 @@ from memsim.bench._reading import (
     CLOCK_RE,
     Part,
     covers,
+    needed_tokens,
     never,
     pick_day,
     pick_number,
@@ -25,7 +26,8 @@ from memsim.bench._reading import (
     speaking_of,
     subject,
 )
-from memsim.bench._values import MONTHS, dates, month_day, people
+from memsim.bench._tokenize import token_set
+from memsim.bench._values import MONTHS, dates, may_name_day, month_day, people
 
 _SEASONS = {month: name for name, months in EN.seasons.items() for month in months}
 
@@ -143,13 +145,19 @@ def timeline(p: Part) -> str | None:
     # (day it holds from, whether a change says so, order said, option): a change
     # dated D follows whatever else was said on D, which still tells the old value
     told: list[tuple[dt.date, bool, int, str]] = []
+    # covers(c, q, m) tests m's tokens unless c may name a day: its needed tokens are
+    # found once per option here, not once per message
+    tests = [(c, may_name_day(c), needed_tokens(c, q)) for c in p.candidates if not never(c)]
     for i in mentioning(p.memory, who):
         m = p.memory[i]
         day, change = said(m), False
         if CHANGE_RE.search(m.text) and dates(m.text, day):
             day, change = dates(m.text, day)[0], True
-        for c in p.candidates:
-            if not never(c) and day is not None and covers(c, q, m):
+        if day is None:
+            continue
+        words = token_set(m.text)
+        for c, by_day, needed in tests:
+            if covers(c, q, m) if by_day else needed is not None and needed <= words:
                 told.append((day, change, i, c))
     if not told:
         return None
