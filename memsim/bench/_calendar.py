@@ -17,6 +17,7 @@ from memsim.bench._reading import (
     CLOCK_RE,
     Part,
     covers,
+    needed_tokens,
     never,
     pick_day,
     pick_number,
@@ -25,7 +26,8 @@ from memsim.bench._reading import (
     speaking_of,
     subject,
 )
-from memsim.bench._values import MONTHS, dates, month_day, people
+from memsim.bench._tokenize import token_set
+from memsim.bench._values import MONTHS, dates, may_name_day, month_day, people
 
 _SEASONS = {month: name for name, months in EN.seasons.items() for month in months}
 
@@ -123,15 +125,19 @@ def season(p: Part) -> str | None:
 
 
 _DAY_RE = rf"((?:{'|'.join(m.capitalize() for m in MONTHS)}) \d{{1,2}}, \d{{4}})"
+_BEFORE_DAY_RE = re.compile(rf"\bbefore .+? on {_DAY_RE}", re.I)
+_ON_DAY_RE = re.compile(rf"\bon {_DAY_RE}", re.I)
+_NOW_RE = re.compile(r"\bnow\b|these days", re.I)
+"""timeline's tests of the question, compiled once (it reads every question of a run)."""
 
 
 def timeline(p: Part) -> str | None:
     """A value that changes: now, before a change, or on a day (the statement in force
     then: the latest one said, or dated by its change, on or before the day)."""
     q = p.question
-    before = re.search(rf"\bbefore .+? on {_DAY_RE}", q, re.I)
-    on = re.search(rf"\bon {_DAY_RE}", q, re.I)
-    if before is None and on is None and not re.search(r"\bnow\b|these days", q, re.I):
+    before = _BEFORE_DAY_RE.search(q)
+    on = _ON_DAY_RE.search(q)
+    if before is None and on is None and not _NOW_RE.search(q):
         return None
     who = subject(q)
     if who is None:
@@ -139,13 +145,19 @@ def timeline(p: Part) -> str | None:
     # (day it holds from, whether a change says so, order said, option): a change
     # dated D follows whatever else was said on D, which still tells the old value
     told: list[tuple[dt.date, bool, int, str]] = []
+    # covers(c, q, m) tests m's tokens unless c may name a day: its needed tokens are
+    # found once per option here, not once per message
+    tests = [(c, may_name_day(c), needed_tokens(c, q)) for c in p.candidates if not never(c)]
     for i in mentioning(p.memory, who):
         m = p.memory[i]
         day, change = said(m), False
         if CHANGE_RE.search(m.text) and dates(m.text, day):
             day, change = dates(m.text, day)[0], True
-        for c in p.candidates:
-            if not never(c) and day is not None and covers(c, q, m):
+        if day is None:
+            continue
+        words = token_set(m.text)
+        for c, by_day, needed in tests:
+            if covers(c, q, m) if by_day else needed is not None and needed <= words:
                 told.append((day, change, i, c))
     if not told:
         return None

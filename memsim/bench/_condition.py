@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
+from operator import attrgetter
 
 from memsim.bench._index import facts_of, index_of
 from memsim.bench._lexicon import EN
@@ -34,12 +36,15 @@ def described(question: str) -> bool:
     return bool(_DESCRIBED_RE.search(text)) and not people(text)
 
 
+_TEXT = attrgetter("text")
 Subject = tuple[str | None, frozenset[str]]
 """What a message speaks of: the first person of the user's life it names (None if
 none), and the tokens of the names it writes (:func:`marks`)."""
 
 
+@lru_cache(maxsize=1 << 16)
 def _subject_of(text: str) -> Subject:
+    """Cached: a noise text is met in many memories (every mechanism, every level)."""
     named = people(text)
     return (named[0] if named else None), marks(text)
 
@@ -131,11 +136,7 @@ class _Groups:
 
     def __init__(self, facts: Sequence[Message], by_day: bool) -> None:
         self.facts = facts
-        texts: dict[str, Subject] = {}
-        self.subject = [
-            texts[m.text] if m.text in texts else texts.setdefault(m.text, _subject_of(m.text))
-            for m in facts
-        ]
+        self.subject = list(map(_subject_of, map(_TEXT, facts)))
         # per distinct subject, its distinct (text, day) messages, in first-seen order
         self.members: dict[Subject, dict[tuple[str, str], Message]] = {}
         for m, s in zip(facts, self.subject, strict=True):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress
 from operator import attrgetter
 from typing import ClassVar
@@ -185,5 +186,8 @@ def overlap(option: str, asked: set[str], seen: set[str]) -> float:
     return len(own & seen) / len(own)
 
 
+@lru_cache(maxsize=1 << 16)
 def tie_break(question: str, option: str) -> str:
+    """A hash of the question and option, the reader's last tie-break (cached: each
+    option is weighed once per mechanism and noise level)."""
     return hashlib.blake2b(f"{question}\x00{option}".encode(), digest_size=8).hexdigest()

@@ -60,9 +60,11 @@ def core(question: str) -> str:
     return question.rsplit(": ", 1)[-1]
 
 
+@lru_cache(maxsize=1 << 14)
 def subject(question: str) -> str | None:
     """Whom or what the question asks about: "my X" for one person of the user's life,
-    a name ("the Chicago Trail Hike"), "me" for the user, else None."""
+    a name ("the Chicago Trail Hike"), "me" for the user, else None (cached: several
+    rules ask it of each question, once per mechanism and noise level)."""
     text = core(question)
     named = people(text)
     if len(set(named)) == 1:

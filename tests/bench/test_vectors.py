@@ -121,6 +121,29 @@ def test_static_embedding_retrieves_by_meaning_and_is_deterministic() -> None:
     assert memory.describe()["name"] == "static_embedding"
 
 
+@pytest.mark.skipif(not static_available(), reason="needs the extra: pip install 'memsim[static]'")
+def test_static_model_loaded_without_the_tokenizer_copy_embeds_alike() -> None:
+    import copy
+
+    import model2vec.model
+    import static_model
+    from model2vec import StaticModel
+
+    from memsim.bench._static import load_static_model
+
+    fast = load_static_model()
+    assert model2vec.model.copy is copy  # the constructor's copy is back for everyone else
+    plain = StaticModel.from_pretrained(str(Path(static_model.__file__).parent / "model"))
+    assert fast.tokenizer is not plain.tokenizer
+    texts = ["My mother works as a nurse.", "Ich habe neue Laufschuhe gekauft!", "我昨天去了北京。"]
+    for text in texts:
+        assert np.array_equal(
+            fast.encode([text], use_multiprocessing=False),
+            plain.encode([text], use_multiprocessing=False),
+        )
+    assert fast.tokenizer.to_str() == plain.tokenizer.to_str()
+
+
 @pytest.mark.skipif(
     not embedding_available(), reason="needs the extra: pip install 'memsim[embed]'"
 )
