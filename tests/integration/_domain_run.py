@@ -6,6 +6,7 @@ test_new_domains.py."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,10 @@ from memsim.qa import KIND_ORDER, default_kinds, planned_scenarios
 from memsim.schema import Schema, load_schema
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Words of daily life a held-out domain's data should not say.
+DAILY_EN = re.compile(r"\b(coworker|colleague|relative|father|mother|boss|commute)\b", re.I)
+DAILY_ZH = ("同事", "亲戚", "父亲", "母亲", "上班")
 
 
 def memsim(*args: str) -> subprocess.CompletedProcess[str]:

@@ -19,12 +19,10 @@ from pathlib import Path
 
 from memsim.profile import read_profiles
 from memsim.qa import planned_scenarios
-from tests.integration._domain_run import run_domain, said
+from tests.integration._domain_run import DAILY_EN, DAILY_ZH, run_domain, said
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-DAILY_EN = re.compile(r"\b(coworker|colleague|relative|father|mother|boss|commute)\b", re.I)
-DAILY_ZH = ("同事", "亲戚", "父亲", "母亲", "上班")
 
 
 def test_the_coach_reads_as_a_wrestling_season(tmp_path: Path) -> None:

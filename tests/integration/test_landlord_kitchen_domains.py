@@ -19,12 +19,10 @@ from collections import Counter
 from pathlib import Path
 
 from memsim.qa import planned_scenarios
-from tests.integration._domain_run import run_domain, said
+from tests.integration._domain_run import DAILY_EN, DAILY_ZH, run_domain, said
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-DAILY_EN = re.compile(r"\b(coworker|colleague|relative|father|mother|boss|commute)\b", re.I)
-DAILY_ZH = ("同事", "亲戚", "父亲", "母亲", "上班")
 
 
 def test_the_landlord_reads_as_a_landlords_year(tmp_path: Path) -> None:

@@ -6,49 +6,31 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from memsim.profile import Profile
-from memsim.qa import QAContext, make_context
+from memsim.qa import QAContext
 from memsim.qa._deal import HOLD, deal_fact, dealt_types, fact_types
-from memsim.qa._registry import QA_KINDS
 from memsim.qa._strata import stratum
 from memsim.qa._types import Draft
-from memsim.sampling import ProfileSampler
-from memsim.schema import load_schema
+from tests.qa._drafting import first_drafts, held_out
 
-ROOT = Path(__file__).resolve().parents[2]
 N = 240
 
 
 @cache
 def shopping() -> tuple[QAContext, list[Profile]]:
-    ctx = make_context(load_schema(ROOT / "tests" / "data" / "shopping.en.yaml"), 0)
-    return ctx, list(ProfileSampler(ctx.net).profiles(0, 0, N))
+    return held_out("shopping.en.yaml", 0, N)
 
 
 def _drafts(kind: str, scenario: str, dealt: bool) -> list[Draft]:
     """One kept draft per trajectory, drawn as generation draws them (dealt) or with no
     deck at all."""
     ctx, profiles = shopping()
-    out = []
-    for tid, profile in enumerate(profiles):
-        rng = np.random.default_rng(tid)
-        for attempt in range(100):
-            if dealt:
-                with stratum(0, tid, attempt):
-                    draft = QA_KINDS.get(kind).make(ctx, profile, scenario, rng)
-            else:
-                draft = QA_KINDS.get(kind).make(ctx, profile, scenario, rng)
-            if draft is not None:
-                out.append(draft)
-                break
-    assert len(out) == len(profiles)
-    return out
+    return first_drafts(ctx, profiles, kind, scenario, dealt=dealt, seed=0, attempts=100)
 
 
 def _rank(draft: Draft) -> int:

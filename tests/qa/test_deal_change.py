@@ -7,30 +7,25 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memsim.profile import Profile
-from memsim.qa import QAContext, make_context
+from memsim.qa import QAContext
 from memsim.qa._deal import HOLD
 from memsim.qa._deal_change import CARDS, _layout, _types, deal_change
 from memsim.qa._history import told_rates
-from memsim.qa._registry import QA_KINDS
 from memsim.qa._strata import balanced_at, dealt_run, stratum
 from memsim.qa._types import Draft
-from memsim.sampling import ProfileSampler
-from memsim.schema import load_schema
+from tests.qa._drafting import first_drafts, held_out
 
-ROOT = Path(__file__).resolve().parents[2]
 N = 160
 
 
 @cache
 def kitchen() -> tuple[QAContext, list[Profile]]:
-    ctx = make_context(load_schema(ROOT / "tests" / "data" / "kitchen.zh.yaml"), 1)
-    return ctx, list(ProfileSampler(ctx.net).profiles(1, 0, N))
+    return held_out("kitchen.zh.yaml", 1, N)
 
 
 @cache
@@ -38,20 +33,9 @@ def _drafts(scenario: str, dealt: bool) -> list[Draft]:
     """One kept knowledge update per trajectory, drawn as generation draws them (dealt)
     or with no deck at all."""
     ctx, profiles = kitchen()
-    out = []
-    for tid, profile in enumerate(profiles):
-        rng = np.random.default_rng(tid)
-        for attempt in range(100):
-            if dealt:
-                with stratum(1, tid, attempt):
-                    draft = QA_KINDS.get("knowledge_update").make(ctx, profile, scenario, rng)
-            else:
-                draft = QA_KINDS.get("knowledge_update").make(ctx, profile, scenario, rng)
-            if draft is not None:
-                out.append(draft)
-                break
-    assert len(out) == len(profiles)
-    return out
+    return first_drafts(
+        ctx, profiles, "knowledge_update", scenario, dealt=dealt, seed=1, attempts=100
+    )
 
 
 def _spread(counts: Counter[Any]) -> float:

@@ -6,28 +6,22 @@ over the pool only, and tour's roles (seed 1) asked the likeliest count in 17 of
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from memsim.profile import Profile
-from memsim.qa import QAContext, make_context
+from memsim.qa import QAContext
 from memsim.qa._counts import TOP, top_share
-from memsim.qa._registry import QA_KINDS
-from memsim.qa._strata import stratum
 from memsim.qa._types import Draft
 from memsim.qa.aggregative import eligible
-from memsim.sampling import ProfileSampler
-from memsim.schema import load_schema
+from tests.qa._drafting import first_drafts, held_out
 
-ROOT = Path(__file__).resolve().parents[2]
 N = 200
 
 
 @cache
 def tour() -> tuple[QAContext, list[Profile]]:
-    ctx = make_context(load_schema(ROOT / "tests" / "data" / "tour.en.yaml"), 1)
-    return ctx, list(ProfileSampler(ctx.net).profiles(1, 0, N))
+    return held_out("tour.en.yaml", 1, N)
 
 
 def _likeliest(ctx: QAContext, profile: Profile, draft: Draft) -> float:
@@ -47,19 +41,8 @@ def _likeliest(ctx: QAContext, profile: Profile, draft: Draft) -> float:
 
 def _hits(scenario: str, dealt: bool) -> list[float]:
     ctx, profiles = tour()
-    out = []
-    for tid, profile in enumerate(profiles):
-        rng = np.random.default_rng(tid)
-        for attempt in range(50):
-            if dealt:
-                with stratum(1, tid, attempt):
-                    draft = QA_KINDS.get("aggregative").make(ctx, profile, scenario, rng)
-            else:
-                draft = QA_KINDS.get("aggregative").make(ctx, profile, scenario, rng)
-            if draft is not None:
-                out.append(_likeliest(ctx, profile, draft))
-                break
-    assert len(out) == N
+    drafts = first_drafts(ctx, profiles, "aggregative", scenario, dealt=dealt, seed=1, attempts=50)
+    out = [_likeliest(ctx, p, d) for p, d in zip(profiles, drafts, strict=True)]
     return out
 
 
