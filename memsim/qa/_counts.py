@@ -68,22 +68,6 @@ def selection(
     return out
 
 
-def dealt_shares(
-    pool_keys: dict[str, NDArray[np.float64]],
-    found: list[Candidate],
-    weights: NDArray[np.float64],
-    kept: list[NDArray[np.float64]],
-    key_of: dict[str, Any],
-    size: int,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Shares to deal each count 0..size with, so that over the pool's groups the count
-    asked comes out uniform once a group that cannot give the dealt count is asked one
-    it can (uniformly among them); and the strength table (candidate x count) to draw
-    the predicate with once the count is known (:func:`fit_strengths`)."""
-    shares, fitted, _ = dealt_plan(pool_keys, found, weights, kept, key_of, size)
-    return shares, fitted
-
-
 def dealt_plan(
     pool_keys: dict[str, NDArray[np.float64]],
     found: list[Candidate],
@@ -92,8 +76,11 @@ def dealt_plan(
     key_of: dict[str, Any],
     size: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
-    """:func:`dealt_shares`, and the share of trajectories to deal "the likeliest" to
-    (:func:`top_share`)."""
+    """Shares to deal each count 0..size with, so that over the pool's groups the count
+    asked comes out uniform once a group that cannot give the dealt count is asked one
+    it can (uniformly among them); the strength table (candidate x count) to draw the
+    predicate with once the count is known (:func:`fit_strengths`); and the share of
+    trajectories to deal "the likeliest" to (:func:`top_share`)."""
     groups = len(next(iter(pool_keys.values()))) if pool_keys else 0
     # candidate x pool group, in bytes (a count is at most the group's size): a workshop's
     # prices give thousands of candidates over the pool's 6,000 groups
@@ -260,7 +247,6 @@ __all__ = [
     "deal",
     "deal_top",
     "dealt_plan",
-    "dealt_shares",
     "fit_strengths",
     "selection",
     "share_ranks",

@@ -11,7 +11,7 @@ import numpy as np
 from memsim.qa import make_context
 from memsim.qa._counts import (
     Candidate,
-    dealt_shares,
+    dealt_plan,
     selection,
     share_ranks,
     strength_table,
@@ -25,7 +25,7 @@ from memsim.schema import load_schema
 ROOT = Path(__file__).parents[2]
 
 
-def test_dealt_shares_make_the_asked_count_uniform_over_the_pool() -> None:
+def test_dealt_plan_shares_make_the_asked_count_uniform_over_the_pool() -> None:
     # three members with values uniform on [0, 1); thresholds where every count is
     # possible (at least 3%); a group asked the dealt count when some threshold gives
     # it, else one it can give, uniformly
@@ -39,7 +39,7 @@ def test_dealt_shares_make_the_asked_count_uniform_over_the_pool() -> None:
         found.append(("x", "gt", float(t), share))
     weights = np.full(len(found), 1 / len(found))
     kept = [share for *_, share in found]
-    shares, _ = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
+    shares, _, _ = dealt_plan(keys, found, weights, kept, {"x": float}, 3)
     counts = np.stack([(keys["x"] > t).sum(axis=1) for t in thresholds], axis=1)
     able = np.stack(
         [((counts == c) & (selection(weights, kept, counts) > 0)).any(axis=1) for c in range(4)],
@@ -135,7 +135,7 @@ def test_the_predicate_drawn_does_not_lean_to_its_likeliest_count() -> None:
                 found.append(("x", op, float(t), share))
     weights = np.full(len(found), 1 / len(found))
     kept = [share for *_, share in found]
-    shares, fitted = dealt_shares(keys, found, weights, kept, {"x": float}, 3)
+    shares, fitted, _ = dealt_plan(keys, found, weights, kept, {"x": float}, 3)
     counts = np.stack(
         [COMPARISONS[op](keys["x"], float(str(t))).sum(axis=1) for _, op, t, _ in found], 1
     )
