@@ -43,6 +43,7 @@ from memsim.records import QA, USER, Provenance, Record, Session, Turn
 from memsim.schema import Schema
 from memsim.trajectory import build_trajectory
 from memsim.trajectory._rates import (
+    Block,
     Key,
     Tally,
     draft_block,
@@ -331,7 +332,7 @@ def _shared_rates(
         return evidence_rates(ctx)
     # a kind's blocks go to one worker: they fill the same caches (the kind's dealt
     # types, ...), which sent apart both workers filled (about 2 s more CPU)
-    by_kind: dict[str, list[tuple[str, str]]] = {}
+    by_kind: dict[str, list[Block]] = {}
     for block in rate_blocks(schema, kinds):
         by_kind.setdefault(block[0], []).append(block)
     pending = pool.map_async(_draft_in_worker, by_kind.values(), chunksize=1)
@@ -366,7 +367,7 @@ def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ..
     collect_rarely()  # the context lives as long as the worker (see memsim._gc)
 
 
-def _draft_in_worker(blocks: list[tuple[str, str]]) -> list[Tally]:
+def _draft_in_worker(blocks: list[Block]) -> list[Tally]:
     return [draft_block(_WORKER["ctx"], block) for block in blocks]
 
 

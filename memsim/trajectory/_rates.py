@@ -83,8 +83,12 @@ def evidence_rates(ctx: QAContext) -> dict[Key, float]:
     the module's guarantees). The kinds drafted are the dataset's own (``ctx.kinds``):
     a dataset of a few kinds drafted as if it asked every kind would fill with facts
     only other kinds ask."""
+    return ctx.pool.remember(_memo_key(ctx), lambda: _evidence_rates(ctx))
+
+
+def _memo_key(ctx: QAContext) -> tuple[str, tuple[str, ...]]:
     # a context copied with other kinds shares the pool, hence the kinds in the key
-    return ctx.pool.remember(("evidence-rates", ctx.kinds), lambda: _evidence_rates(ctx))
+    return ("evidence-rates", ctx.kinds)
 
 
 def filler_weights(
@@ -192,13 +196,13 @@ def rates_from(tallies: Iterable[Tally]) -> dict[Key, float]:
 
 def has_rates(ctx: QAContext) -> bool:
     """Whether the context holds its table already (computed or handed in)."""
-    return ("evidence-rates", ctx.kinds) in ctx.pool.memo
+    return _memo_key(ctx) in ctx.pool.memo
 
 
 def set_rates(ctx: QAContext, rates: dict[Key, float]) -> None:
     """Hand the context a table made elsewhere (by :func:`rates_from` on blocks drafted
     by workers): :func:`evidence_rates` returns it from then on."""
-    ctx.pool.memo[("evidence-rates", ctx.kinds)] = rates
+    ctx.pool.memo[_memo_key(ctx)] = rates
 
 
 def _evidence_rates(ctx: QAContext) -> dict[Key, float]:
@@ -384,6 +388,7 @@ __all__ = [
     "CHIT_CHAT",
     "MESSAGES_PER_TRAJECTORY",
     "RATE_FLOOR",
+    "Block",
     "Tally",
     "draft_block",
     "evidence_rates",
