@@ -90,7 +90,7 @@ class Sample:
         keep = [f"{entity.id}.{a}" for a in dict.fromkeys(out)]
         for node in list(keep):
             rest = set(keep) - {node}
-            if node not in nodes and self.net.d_separated(nodes, {node}, rest):
+            if node not in nodes and _separated(self.net.graph, nodes, {node}, rest):
                 keep.remove(node)
         return [k.rsplit(".", 1)[1] for k in keep]
 
@@ -218,6 +218,13 @@ def _count_value(d: Deriver, p: Profile, params: dict[str, Any]) -> Any:
 FAST = {"identity": _identity_value, "compare": _compare_value, "count": _count_value}
 """Shortcuts to the raw answer value of the two most frequent transforms (the same
 computation as :mod:`memsim.audit._transforms`, without rendering anything)."""
+
+
+def _separated(graph: Any, x: set[str], y: set[str], given: set[str]) -> bool:
+    import networkx as nx
+
+    test = getattr(nx, "is_d_separator", None) or nx.d_separated
+    return bool(test(graph, x, y, given))
 
 
 __all__ = ["FAST", "GROUP_TRANSFORMS", "MIN_MATCHES", "SAMPLE_START", "Naming", "Sample"]

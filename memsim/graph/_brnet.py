@@ -4,12 +4,11 @@ references (which may cross entities), in a checked topological order."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from memsim.graph._separation import d_separated
 from memsim.schema import (
     Attribute,
     NodeKey,
@@ -88,26 +87,6 @@ class BRNet:
             graph.add_node(nid)
             graph.add_edges_from((p, nid) for p in self.nodes[nid].parents)
         return graph
-
-    @cached_property
-    def _links(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-        """Each node's parents and its children (in declaration order)."""
-        children: dict[str, list[str]] = {nid: [] for nid in self._declared}
-        for nid in self._declared:
-            for p in self.nodes[nid].parents:
-                children[p].append(nid)
-        parents = {nid: node.parents for nid, node in self.nodes.items()}
-        return parents, {nid: tuple(c) for nid, c in children.items()}
-
-    @property
-    def children(self) -> dict[str, tuple[str, ...]]:
-        """Each node's children, in declaration order."""
-        return self._links[1]
-
-    def d_separated(self, x: Collection[str], y: Collection[str], given: Collection[str]) -> bool:
-        """Whether ``x`` and ``y`` are d-separated given ``given``, as networkx's
-        ``is_d_separator`` answers on :attr:`graph` (see :mod:`memsim.graph._separation`)."""
-        return d_separated(*self._links, x, y, given)
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes.values())
