@@ -83,17 +83,17 @@ class BM25Memory(Memory):
         """The text id of each message of the trajectory, in order."""
 
     def _forget_texts(self) -> None:
-        self._text_id: dict[str, int] = {}
-        self._length: list[int] = []
+        self._text_id: dict[str, int] = {}  # text -> its id, 0, 1, ... in order
         self._lengths = np.zeros(1024, dtype=np.int64)
-        """``_length`` as an array that doubles when full: a read gathers its texts'
-        lengths from it (converting the run's whole list took 2.6% of make bench's CPU)."""
+        """Each text id's length in tokens, in an array that doubles when full: a read
+        gathers its texts' lengths from it (converting a list of the run's lengths on
+        every read took 2.6% of make bench's CPU)."""
         self._postings: dict[str, _Postings] = {}
 
     def reset(self, labels: Labels) -> None:
         super().reset(labels)
         self._texts = []
-        if len(self._length) >= TEXT_CACHE:  # only between trajectories: ids stay valid
+        if len(self._text_id) >= TEXT_CACHE:  # only between trajectories: ids stay valid
             self._forget_texts()
 
     def observe(self, message: Message) -> None:
@@ -112,9 +112,8 @@ class BM25Memory(Memory):
         self.messages.extend(messages)
 
     def _add_text(self, text: str) -> int:
-        tid = self._text_id[text] = len(self._length)
+        tid = self._text_id[text] = len(self._text_id)
         tokens = tokenize(text)
-        self._length.append(len(tokens))
         if tid == len(self._lengths):
             self._lengths = np.concatenate((self._lengths, np.zeros(tid, dtype=np.int64)))
         self._lengths[tid] = len(tokens)
