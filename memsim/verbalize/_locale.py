@@ -142,7 +142,9 @@ class Questions(_Strict):
     ``comparative_options`` (``higher.<attribute>``) say none: a unit that says what is
     measured says how two values compare (an age is older, a weight heavier), whatever
     the attribute is called; a unit that says several things (years: an age or a
-    duration) is left out. A schema's overlay may add or change entries."""
+    duration) is left out. A unit that is no key compares as the longest key it begins
+    with (zh 个座位 as 个): a measure word and a noun. A schema's overlay may add or
+    change entries."""
 
     def of_attribute(
         self,
@@ -181,9 +183,21 @@ class Questions(_Strict):
         its ``unit``, before the general ``higher``."""
         options = self.comparative_options
         own = options.get(f"{key}.{attribute}")
-        if own is None and unit is not None:
+        if own is None and unit:
             own = self.by_unit.get(unit, {}).get(key)
+            if own is None:
+                own = self._by_unit_head(unit, key)
         return own if own is not None else options[key]
+
+    def _by_unit_head(self, unit: str, key: str) -> str | None:
+        """The word of the longest :attr:`by_unit` key that ``unit`` begins with: a
+        compound unit, a measure word and a noun (zh 个座位, 只狗, 万次下载), compares as
+        its measure word does (个: 更多), not by the general ``higher`` (更高)."""
+        for n in range(len(unit) - 1, 0, -1):
+            own = self.by_unit.get(unit[:n], {}).get(key)
+            if own is not None:
+                return own
+        return None
 
 
 class HistoryWords(_Strict):

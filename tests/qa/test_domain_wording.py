@@ -152,6 +152,26 @@ def test_comparison_words_follow_the_unit_where_the_attribute_has_none() -> None
     assert en.more("higher", "age", "years") == "higher"  # an age or a time spent
 
 
+def test_a_compound_unit_compares_as_its_measure_word() -> None:
+    # a measure word and a noun (个座位 seats, 只狗 dogs, 万次下载 downloads) counts
+    # things: "更多", not the general "更高"; the longest key the unit begins with wins
+    zh = load_locale("zh").questions
+    for unit in ("个座位", "只狗", "片场地", "万次下载", "本"):
+        assert zh.more("higher", "anything", unit) == "更多", unit
+    assert zh.more("higher", "anything", "个月") == "更长"  # its own key, not 个's
+    assert zh.more("higher", "anything", "个小时") == "更长"
+    assert zh.more("higher", "anything", "周岁") == "更大"  # not 周's 更长
+    assert zh.more("higher", "anything", "元") == "更高"  # no key begins it
+    assert zh.more("later", "anything", "个座位") == "更晚"  # no 个 entry for later
+    # a schema's attribute with such a unit: the club's halls count courts (片场地)
+    ctx = make_context(load_schema(DATA / "club.zh.yaml"), 0)
+    profile = next(iter(ProfileSampler(ctx.net).profiles(0, 0, 1)))
+    hall = next(e for e in profile.entities if e.kind == "hall")
+    unit = ctx.attribute(hall, "courts").unit
+    assert unit == "片场地"
+    assert ctx.more(hall, "courts", "higher") == "更多"
+
+
 def test_an_overlay_changes_a_units_comparison_word(tmp_path: Path) -> None:
     text = (DATA / "kitchen.zh.yaml").read_text(encoding="utf-8")
     assert "\n    questions:\n" in text
