@@ -5,7 +5,8 @@ tokens: an entry missing a required token says less than it should (a preface wi
 ``{question}`` drops the question), one with a token nobody passes fails at generation
 (``KeyError``), and a person's name phrase that ends in punctuation reads badly where a
 possessive or a verb follows it ("my friend from the workshop, {first}," gives
-"workshop, Candice,'s"). Each check is a pydantic ``AfterValidator`` on one list item,
+"workshop, Candice,'s"), as does one with a comma inside ("A referee friend, Gavin is
+47": the aside is never closed). Each check is a pydantic ``AfterValidator`` on one list item,
 so a bad entry is reported at its own ``file:line`` (the locale file or the schema's
 overlay, :mod:`memsim.verbalize._overlay`), by `memsim schema validate` too.
 """
@@ -28,6 +29,13 @@ def tokens_of(text: str) -> set[str]:
         for _, field, _, _ in string.Formatter().parse(text)
         if field is not None
     }
+
+
+ASIDE = (",", "，", "、", ";", "；")
+"""Commas (and semicolons) of any script: in a person's phrase they open an aside that
+"'s" or the verb after it leaves open ("A referee friend, Carmen's birthday is ...");
+closed ("a referee friend, {first},") it ends in punctuation, which reads
+"Carmen,'s"."""
 
 
 def _checker(
@@ -53,6 +61,13 @@ def _checker(
         why = ends_badly(text) if phrase else None
         if why:
             raise ValueError(f"{text!r} {why}")
+        comma = next((c for c in ASIDE if c in text), None) if phrase else None
+        if comma:
+            raise ValueError(
+                f"{text!r} holds {comma!r}: it opens an aside that the sentence it is said"
+                f' in never closes ("A referee friend, Gavin is 47"); name the person'
+                f' without it ("my referee friend {{first}}")'
+            )
         return text
 
     return check
@@ -66,7 +81,7 @@ def check(
 ) -> AfterValidator:
     """A validator of one entry: it has every ``required`` token (or, ``any_of``, one
     of them), no token beyond ``required`` and ``allowed``, and, as a ``phrase`` that
-    other words follow, no punctuation at its end."""
+    other words follow, no punctuation at its end and no comma (:data:`ASIDE`) in it."""
     need = frozenset(required)
     return AfterValidator(_checker(need, need | set(allowed), any_of, phrase))
 

@@ -1,6 +1,6 @@
 """`memsim schema validate` rejects malformed wording entries of a locale overlay at
 their file:line: a person's phrase ending in punctuation (it stands before "'s" or a
-verb: "workshop, Candice,'s"), an entry missing a token it needs, a token no code fills."""
+verb: "workshop, Candice,'s") or holding a comma (an aside never closed), an entry missing a token it needs, a token no code fills."""
 
 from __future__ import annotations
 
@@ -54,6 +54,23 @@ def test_a_person_ending_in_a_comma_is_rejected_at_its_line(tmp_path: Path) -> N
         r"ends in ','",
         out,
     ), out
+
+
+@pytest.mark.parametrize("person", ["a referee friend, {first}", "我一个朋友，{last}{first}"])
+def test_a_person_with_an_inner_comma_is_rejected_at_its_line(tmp_path: Path, person: str) -> None:
+    # "A referee friend, Carmen's birthday is on December 12.": generated and audited
+    # clean, but the aside the comma opens is never closed
+    code, out, line = _validate(tmp_path, "hearsay_people", ["my supplier {first}", person])
+    assert code == 2
+    assert re.search(
+        rf"workshop\.en\.yaml:{line + 1}:\d+: locale_overlay 'en': hearsay_people\.1: .*"
+        r"opens an aside",
+        out,
+    ), out
+    # the same entry without its comma passes
+    plain = person.replace(", ", " ").replace("，", "")
+    code, out, _ = _validate(tmp_path, "hearsay_people", ["my supplier {first}", plain])
+    assert code == 0, out
 
 
 @pytest.mark.parametrize(
