@@ -25,6 +25,7 @@ from memsim.schema import (
     asked_by,
     is_asked,
     is_ordered,
+    is_person,
     is_user,
     pool_of,
     role_of,
@@ -598,6 +599,14 @@ class QAContext:
 
     def choose(self, items: Sequence[str], rng: np.random.Generator) -> str:
         return items[int(rng.integers(len(items)))]
+
+    def worded(self, entity: Entity, scenario: str) -> str:
+        """The scenario whose wording asks about ``entity``: the ``roles`` wording (zh 谁
+        and 位) only for a kind of people (:func:`memsim.schema.is_person`); a pet or a
+        client firm is asked in the general wording (哪个, 个)."""
+        if scenario == "roles" and not is_person(self.schema, entity.kind):
+            return ""
+        return scenario
 
     def wording(self, kind: str, scenario: str, rng: np.random.Generator) -> str:
         """One of the locale's question templates for a kind in a scenario."""

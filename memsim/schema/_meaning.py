@@ -11,6 +11,7 @@ format 2 (the only place in memsim where a daily-life name means something).
 
 from __future__ import annotations
 
+from memsim.schema._distributions import PersonName
 from memsim.schema._models import Attribute, Role, Schema
 
 TRANSFORM_NAMES = (
@@ -53,6 +54,27 @@ def user_kind(schema: Schema) -> str | None:
 def is_user(schema: Schema, kind: str) -> bool:
     """Whether the kind's entity is the user, said "I" (the first kind of scenario user)."""
     return user_kind(schema) == kind
+
+
+def is_person(schema: Schema, kind: str) -> bool:
+    """Whether an entity of the kind is a person, to be worded as one (hearsay said of a
+    friend, zh 谁 and 位): the user, or a ``roles`` kind named by a person's name (its
+    ``role: name`` attribute a ``person_name``; with no such attribute declared, any
+    ``person_name`` attribute). A client firm named by its company with a contact
+    person, a pet or a rival team named by a mascot is not one: "my friend Grace's
+    annual spend is 5000 dollars" would say a firm's figure of a person."""
+    key = ("is_person", kind)
+    if key not in schema.memo:
+        attrs = schema.attributes_of(kind)
+        named = name_attribute(schema, kind)
+        if named is not None:
+            person = isinstance(attrs[named].dist, PersonName)
+        else:
+            person = any(isinstance(a.dist, PersonName) for a in attrs.values())
+        schema.memo[key] = is_user(schema, kind) or (
+            schema.entities[kind].scenario == "roles" and person
+        )
+    return schema.memo[key]  # type: ignore[return-value]
 
 
 def role_of(schema: Schema, kind: str, attr: str) -> Role | None:

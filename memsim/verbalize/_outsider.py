@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memsim.schema import PersonName, Schema, is_user
+from memsim.schema import PersonName, Schema, is_person, is_user
 from memsim.verbalize._agree import agreed
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import template_fields
@@ -27,8 +27,8 @@ that name none ("{who} study at {value}", written for "I") are not said of other
 
 def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: str) -> list[str]:
     """The phrasings of ``kind.attribute`` that can be said of a person outside the
-    profile: ``kind`` is a person's (the user's, or a ``roles`` kind with a person's
-    name: a book with an author or a walk with a leader is not one, "my friend Lü Jing has
+    profile: ``kind`` is a person's (:func:`memsim.schema.is_person`: a book with an
+    author or a client firm with a contact person is not one, "my friend Lü Jing has
     227 pages" said a book's page count of a person), the
     phrasing names nothing of the entity's own but the value, and agrees with whom it
     speaks of (see :data:`AGREEMENT`). None for a text or a time, or an attribute that
@@ -39,8 +39,7 @@ def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: st
     attr = attrs.get(attribute)
     names = [a for a in attrs.values() if isinstance(a.dist, PersonName)]
     user = is_user(schema, kind)
-    person = user or (bool(names) and schema.entities[kind].scenario == "roles")
-    if attr is None or attr.type in ("text", "datetime") or not person:
+    if attr is None or attr.type in ("text", "datetime") or not is_person(schema, kind):
         return []
     if attribute in {a.dist.gender for a in names if isinstance(a.dist, PersonName)}:
         return []

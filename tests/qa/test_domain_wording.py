@@ -185,3 +185,29 @@ def test_an_overlay_changes_a_units_comparison_word(tmp_path: Path) -> None:
     ctx = make_context(load_schema(path), 0)
     assert ctx.loc.questions.more("higher", "age", "岁") == "年纪更大"
     assert ctx.loc.questions.more("higher", "age", "分钟") == "更长"  # the rest merged
+
+
+def test_only_people_are_asked_with_the_words_for_people(tmp_path: Path) -> None:
+    # zh asks about people with 谁 and 位 (the locale's roles wording); a pet, a roles
+    # kind that is not a person, is asked as things are ("有几个", "哪个"). The pets
+    # schema's overlay worded its roles questions with 个 to work around it: without
+    # that override, its carers are still asked with 位 and its pets not
+    overlay = (DATA / "overlays" / "pets.yaml").read_text(encoding="utf-8")
+    start = overlay.index("    by_scenario:\n")
+    end = overlay.index("    noisy_preface:\n", start)
+    assert "几个" in overlay[start:end]
+    (tmp_path / "overlays").mkdir()
+    (tmp_path / "overlays" / "pets.yaml").write_text(overlay[:start] + overlay[end:], "utf-8")
+    (tmp_path / "pets.zh.yaml").write_bytes((DATA / "pets.zh.yaml").read_bytes())
+    made = make_context(load_schema(tmp_path / "pets.zh.yaml"), 0)
+    assert "几位" in "".join(made.loc.questions.by_scenario["roles"]["aggregative"])
+    profiles = list(ProfileSampler(made.net).profiles(0, 0, PROFILES))
+    asked: dict[bool, list[str]] = {True: [], False: []}
+    for kind in ("comparative", "aggregative", "conditional"):
+        for d in _drafts((made, profiles), kind, "roles"):
+            kind_of = d.evidence[0].entity.split("[")[0]  # "pet[1]": a pet
+            asked[kind_of != "pet"].append(d.question)
+    assert asked[False] and asked[True]
+    for q in asked[False]:
+        assert "谁" not in q and "几位" not in q and "那位" not in q, q
+    assert any("谁" in q or "位" in q for q in asked[True]), asked[True]
