@@ -20,6 +20,7 @@ from memsim.qa._types import FactRef, Hearsay
 from memsim.schema import (
     ORDERED_TYPES,
     Attribute,
+    Derived,
     Schema,
     Template,
     asked_by,
@@ -132,13 +133,14 @@ class QAContext:
     def revealed(self, entity: Entity, attrs: Sequence[str], asked: str) -> Given | None:
         """What a question that names ``entity`` by ``attrs`` tells a reader about the
         ``asked`` attribute: the value of each categorical one, and for a text (a name, an
-        e-mail address) what it is made from, through other texts (an address from the
-        name and the employer, the employer from the occupation and the work city); of
-        those, only the categorical ones ``asked`` depends on (d-separation in the BRNet),
-        so the pool is not thinned for nothing. None when the question gives the asked
-        value away (it is one of those sources) or reveals another entity's value that
-        the asked one depends on (a colleague's address names the user's employer,
-        whose city colleagues often share): such a question cannot be flattened.
+        e-mail address) or a derived value (a price with tax) what it is made from,
+        through other texts (an address from the name and the employer, the employer from
+        the occupation and the work city); of those, only the categorical ones ``asked``
+        depends on (d-separation in the BRNet), so the pool is not thinned for nothing.
+        None when the question gives the asked value away (it is one of those sources, or
+        derived from ``attrs``) or reveals another entity's value that the asked one
+        depends on (a colleague's address names the user's employer, whose city
+        colleagues often share): such a question cannot be flattened.
 
         Remembered per entity (:meth:`_remember`): a function of the entity's facts and
         the network, asked for every candidate of every draw."""
@@ -154,11 +156,15 @@ class QAContext:
         foreign: set[str] = set()
         for attr in attrs:
             own.add(attr)
-            if entity.facts[attr].type == "text":
+            if entity.facts[attr].type == "text" or self._derived(entity, attr):
                 mine, theirs = self._made_from(entity.facts[attr].id)
                 own |= mine
                 foreign |= theirs
         if asked in own:
+            return None
+        # an asked value computed from what names the entity is given away too: "the
+        # delivery whose invoice amount is 7906 dollars": its amount with tax is 8459
+        if self._derived(entity, asked) and set(attrs) & self._made_from(f"{entity.id}.{asked}")[0]:
             return None
         asked_node = f"{entity.id}.{asked}"
         nodes = tuple(
@@ -171,6 +177,11 @@ class QAContext:
         if keep & foreign:
             return None
         return tuple(sorted((a, entity.facts[a].value) for a in own if f"{entity.id}.{a}" in keep))
+
+    def _derived(self, entity: Entity, attr: str) -> bool:
+        """Whether the attribute is a deterministic function of others (``derived``):
+        its sources are said by its value as a text's are."""
+        return isinstance(self.attribute(entity, attr).dist, Derived)
 
     def _made_from(self, node_id: str) -> tuple[set[str], set[str]]:
         """The sources of a text, through other texts: (attributes of the same entity,
