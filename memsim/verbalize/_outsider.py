@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memsim.schema import PersonName, Schema, is_user
+from memsim.schema import PersonName, Schema, is_user, name_attribute
 from memsim.verbalize._agree import agreed
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import template_fields
@@ -28,18 +28,23 @@ that name none ("{who} study at {value}", written for "I") are not said of other
 def outsider_phrasings(schema: Schema, loc: LocaleData, kind: str, attribute: str) -> list[str]:
     """The phrasings of ``kind.attribute`` that can be said of a person outside the
     profile: ``kind`` is a person's (the user's, or a ``roles`` kind with a person's
-    name: a book with an author or a walk with a leader is not one, "my friend Lü Jing has
-    227 pages" said a book's page count of a person), the
-    phrasing names nothing of the entity's own but the value, and agrees with whom it
-    speaks of (see :data:`AGREEMENT`). None for a text or a time, or an attribute that
-    fixes a name's gender ("my friend Grace is male" would contradict her name)."""
+    name, named by it where it declares ``role: name``: a book with an author, a walk
+    with a leader or a publisher with a contact is not one, "my friend Lü Jing has 227
+    pages" said a book's page count of a person), the phrasing names nothing of the
+    entity's own but the value, and agrees with whom it speaks of (see
+    :data:`AGREEMENT`). None for a text or a time, or an attribute that fixes a name's
+    gender ("my friend Grace is male" would contradict her name)."""
     if kind not in schema.entities:
         return []
     attrs = schema.attributes_of(kind)
     attr = attrs.get(attribute)
     names = [a for a in attrs.values() if isinstance(a.dist, PersonName)]
     user = is_user(schema, kind)
-    person = user or (bool(names) and schema.entities[kind].scenario == "roles")
+    # a kind named by something else than a person's name is not a person, whatever
+    # person it has (a publisher named 鲸落发行 with a contact person)
+    naming = name_attribute(schema, kind)
+    named_so = naming is None or isinstance(attrs[naming].dist, PersonName)
+    person = user or (bool(names) and named_so and schema.entities[kind].scenario == "roles")
     if attr is None or attr.type in ("text", "datetime") or not person:
         return []
     if attribute in {a.dist.gender for a in names if isinstance(a.dist, PersonName)}:

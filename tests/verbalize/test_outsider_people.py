@@ -37,3 +37,26 @@ def test_only_people_lend_their_phrasings_to_outsiders() -> None:
     }
     assert "roles" in lenders.values()  # people still lend theirs
     assert set(lenders.values()) <= {"roles", "user"}, lenders  # a walk led by someone is not
+
+
+def test_a_roles_kind_named_otherwise_is_not_a_person_for_its_contact() -> None:
+    """A held-out game developer's publishers are named 鲸落发行 (``role: name``) and
+    have a contact person: "做美术的朋友晨开出的预付金是200万元" said a publisher's advance
+    of a friend. A roles kind named by something else than its person's name now keeps the
+    ``hearsay_of`` lines; people named by a person's name still lend their phrasings."""
+    schema = load_schema(ROOT / "tests" / "data" / "gamedev.zh.yaml")
+    loc = schema_locale(schema)
+    assert isinstance(schema.attributes_of("publisher")["contact"].dist, PersonName)
+    assert outsider_phrasings(schema, loc, "publisher", "advance") == []
+    # a person named by a person's name keeps lending them (library's readers)
+    library = load_schema(ROOT / "tests" / "data" / "library.zh.yaml")
+    people = [
+        k
+        for k, e in library.entities.items()
+        if e.scenario == "roles"
+        and any(
+            outsider_phrasings(library, schema_locale(library), k, a)
+            for a in library.attributes_of(k)
+        )
+    ]
+    assert people, "library's people lend no phrasing"
