@@ -161,9 +161,9 @@ class PersonName(_Dist):
         entry, else the value itself when it is ``male`` or ``female``, else None."""
         if value in self.gender_values:
             return self.gender_values[value]
-        if value == "male" or value == "female":
-            return value
-        return None
+        if value == "male":
+            return "male"
+        return "female" if value == "female" else None
 
 
 class Phone(_Dist):
