@@ -117,13 +117,18 @@ class Deriver:
     ) -> Callable[[str], bool]:
         shown = self.display(entity, fact, value)
         if fact.type == "integer":
-            return lambda option: numbers_in(option, self.loc) == [int(value)]
+            return self.number_means(int(value), fact.unit)
         if fact.type in ("month_day", "date", "datetime"):
             stated = StatedFact(entity, fact, value, when)
             return lambda option: fact_stated(option, stated, self.loc)
         return lambda option: same_text(option, shown, self.loc)
 
-    def number_means(self, number: int) -> Callable[[str], bool]:
+    def number_means(self, number: int, unit: str | None = None) -> Callable[[str], bool]:
+        """Whether an option states ``number`` and no other number, read with ``unit``
+        taken out first: a unit may hold a numeral ("195万元", 195 in units of 万元,
+        is otherwise read as 195 and 10,000)."""
+        if unit:
+            return lambda option: numbers_in(option.replace(unit, " "), self.loc) == [number]
         return lambda option: numbers_in(option, self.loc) == [number]
 
     def text_means(self, text: str) -> Callable[[str], bool]:

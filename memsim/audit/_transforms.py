@@ -206,7 +206,9 @@ def difference(
     entity = p.entity(params["entities"][0])
     unit = d.attribute(entity, params["attribute"]).unit
     shown = d.loc.with_unit_of(found.display, unit)
-    return replace(found, display=shown) if shown != found.display else found
+    if shown == found.display:
+        return found
+    return replace(found, display=shown, means=d.number_means(int(found.value), unit))
 
 
 @transform("days_between")

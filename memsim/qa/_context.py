@@ -619,9 +619,15 @@ class QAContext:
             return ""
         return scenario
 
-    def wording(self, kind: str, scenario: str, rng: np.random.Generator) -> str:
-        """One of the locale's question templates for a kind in a scenario."""
-        return self.choose(self.loc.questions.wording(kind, scenario), rng)
+    def wording(
+        self, kind: str, scenario: str, rng: np.random.Generator, entity: Entity | None = None
+    ) -> str:
+        """One of the locale's question templates for a kind in a scenario, or for the
+        pool of ``entity`` where the locale words that pool apart (not about the user)."""
+        pool = None
+        if entity is not None and scenario != "user":
+            pool = pool_of(self.schema, entity.kind) or entity.kind
+        return self.choose(self.loc.questions.wording(kind, scenario, pool), rng)
 
     def cap(self, text: str) -> str:
         return self.loc.cap(text)

@@ -90,9 +90,42 @@ def pool_share(
         if pairs is None:
             return None
         counts = Counter(gap(x, y) for x, y in pairs)
+        if unseen_mass(counts) > UNSEEN:
+            return smoothed(counts)
         return {v: c / len(pairs) for v, c in counts.items()}
 
     return ctx.pool.remember(("gap", gap.__name__, tuple(spec)), compute)
+
+
+UNSEEN = 0.1
+"""Above this estimated share of gaps the pool never drew, a gap's probability is read
+from a histogram (:func:`smoothed`), not from its own count."""
+PER_BIN = 20
+"""Pool gaps per bin of the histogram, on average."""
+
+
+def unseen_mass(counts: Counter[int]) -> float:
+    """Good-Turing's estimate of the probability of a gap the pool never drew: the
+    share of gaps drawn once. Near 0 for an age gap over thousands of pairs; near 1 for
+    the gap of two rents of 800-12,000 over a thousand, where most profiles' own gap is
+    unseen (its exact share is 0, so :func:`flat_options` rejected every draw)."""
+    total = sum(counts.values())
+    return sum(1 for c in counts.values() if c == 1) / total if total else 0.0
+
+
+def smoothed(counts: Counter[int]) -> dict[int, float]:
+    """P(gap) for every integer from the least gap to the greatest, each the mass of its
+    bin (of about PER_BIN pool gaps) spread evenly over the bin's integers."""
+    total = sum(counts.values())
+    low, high = min(counts), max(counts)
+    width = max(1, -(-(high - low + 1) * PER_BIN // total))
+    mass = Counter((v - low) // width for v in counts.elements())
+    share = {}
+    for v in range(low, high + 1):
+        b = (v - low) // width
+        size = min(width, high + 1 - (low + b * width))
+        share[v] = mass[b] / total / size
+    return share
 
 
 def age_gap(x: object, y: object) -> int:
@@ -104,4 +137,12 @@ def day_gap(x: object, y: object) -> int:
     return abs((days[0] - days[1]).days)
 
 
-__all__ = ["age_gap", "day_gap", "digit_sum_share", "flat_options", "pool_share"]
+__all__ = [
+    "age_gap",
+    "day_gap",
+    "digit_sum_share",
+    "flat_options",
+    "pool_share",
+    "smoothed",
+    "unseen_mass",
+]

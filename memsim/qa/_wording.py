@@ -40,9 +40,8 @@ def simple_question(
     )
     own = [t for t in wordings if not (user and _disagrees(ctx, t))]
     if not own:
-        return ctx.wording("simple", ctx.worded(entity, scenario), rng).format(
-            label=ctx.label(entity, attr), who=who
-        )
+        template = ctx.wording("simple", ctx.worded(entity, scenario), rng, entity)
+        return template.format(label=ctx.label(entity, attr), who=who)
     forms = ctx.loc.self_forms if user else ctx.loc.other_forms
     return ctx.cap(
         ctx.choose(own, rng).format(
@@ -91,7 +90,7 @@ def conditional_question(
     ]
     label, cond_label = ctx.label(entity, target), ctx.label(entity, cond)
     if not phrases and not asks:
-        return ctx.wording("conditional", ctx.worded(entity, scenario), rng).format(
+        return ctx.wording("conditional", ctx.worded(entity, scenario), rng, entity).format(
             label=label, group=group, cond_label=cond_label, cond_value=value
         )
     phrase = ctx.choose(phrases, rng) if phrases else ctx.loc.questions.condition
@@ -119,7 +118,7 @@ def comparative_question(
     template = (
         ctx.choose(own, rng)
         if own
-        else ctx.wording("comparative", ctx.worded(entity, scenario), rng)
+        else ctx.wording("comparative", ctx.worded(entity, scenario), rng, entity)
     )
     return ctx.cap(template.format(**tokens))
 

@@ -105,7 +105,7 @@ def sample_person_name(node: Node, batch: Batch) -> Column:
         u_first = np.where(female, u_first * 2, u_first * 2 - 1)
     else:
         parent, codes = batch.parent(node, dist.gender)
-        is_female = np.array([dist.gender_values[v] == "female" for v in parent.values])
+        is_female = np.array([dist.list_of(v) == "female" for v in parent.values])
         female = is_female[codes]
     codes = np.empty(batch.n, dtype=np.int64)
     for flag, key in ((False, "male"), (True, "female")):

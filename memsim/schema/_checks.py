@@ -335,10 +335,12 @@ class _AttributeChecker:
             values = self._categorical_values(
                 dist.gender, refs[dist.gender], (*self.dist_path, "gender")
             )
-            missing = [v for v in values or [] if v not in dist.gender_values]
+            missing = [v for v in values or [] if dist.list_of(v) is None]
             if missing:
                 self.add(
-                    (*self.dist_path, "gender_values"), f"no male/female mapping for {missing}"
+                    (*self.dist_path, "gender_values"),
+                    f"no male/female mapping for {missing}: give gender_values, "
+                    f"e.g. {{{missing[0]}: female}}",
                 )
 
     def _check_phone(self, _refs: dict[str, NodeKey]) -> None:

@@ -44,7 +44,15 @@ _PREDICATES = ("eq", "gt", "ge", "lt", "le", "before", "after")
 
 def check_declarations(schema: Schema) -> list[Problem]:
     problems: list[Problem] = _check_refer(schema)
-    for kind in schema.entities:
+    for kind, entity in schema.entities.items():
+        if entity.person and entity.scenario not in ("roles", "user"):
+            problems.append(
+                Problem(
+                    ("entities", kind, "person"),
+                    f"{kind} is of scenario {entity.scenario!r}: only the user and roles "
+                    "kinds can be people (person: true)",
+                )
+            )
         roles: dict[str, str] = {}
         for name, (attr, path) in schema.attribute_sources(kind).items():
             problems += _check_attribute(schema, kind, attr, path)

@@ -145,7 +145,8 @@ class PersonName(_Dist):
     kind: Literal["person_name"]
     gender: str | None = None
     gender_values: dict[str, Literal["male", "female"]] = Field(default_factory=dict)
-    """Maps the gender attribute's values onto Faker's male/female lists."""
+    """Maps the gender attribute's values onto Faker's male/female lists; a value
+    spelt ``male`` or ``female`` needs no entry (see :meth:`list_of`)."""
     format: str | None = None
     """How a full name is written (``{last}{first}``); by default the locale data's
     ``name_format`` ("{first} {last}"; Chinese: "{last}{first}")."""
@@ -154,6 +155,15 @@ class PersonName(_Dist):
 
     def references(self) -> list[str]:
         return [self.gender] if self.gender else []
+
+    def list_of(self, value: str) -> Literal["male", "female"] | None:
+        """Faker's name list for a value of the gender attribute: its ``gender_values``
+        entry, else the value itself when it is ``male`` or ``female``, else None."""
+        if value in self.gender_values:
+            return self.gender_values[value]
+        if value == "male":
+            return "male"
+        return "female" if value == "female" else None
 
 
 class Phone(_Dist):

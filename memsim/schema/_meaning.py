@@ -62,12 +62,17 @@ def is_person(schema: Schema, kind: str) -> bool:
     ``role: name`` attribute a ``person_name``; with no such attribute declared, any
     ``person_name`` attribute). A client firm named by its company with a contact
     person, a pet or a rival team named by a mascot is not one: "my friend Grace's
-    annual spend is 5000 dollars" would say a firm's figure of a person."""
+    annual spend is 5000 dollars" would say a firm's figure of a person. A kind's
+    ``person: true`` or ``false`` overrides the inference (people named by a nickname);
+    only the user and ``roles`` kinds can be people."""
     key = ("is_person", kind)
     if key not in schema.memo:
         attrs = schema.attributes_of(kind)
         named = name_attribute(schema, kind)
-        if named is not None:
+        declared = schema.entities[kind].person
+        if declared is not None:  # the author's word: testers named by a nickname
+            person = declared
+        elif named is not None:
             person = isinstance(attrs[named].dist, PersonName)
         else:
             person = any(isinstance(a.dist, PersonName) for a in attrs.values())

@@ -118,6 +118,9 @@ class EntityKind(_Frozen):
     pool: str | None = None
     """Kinds with the same ``pool`` are asked about together in group questions
     (comparisons, counts); by default any kinds of the scenario that share the attribute."""
+    person: bool | None = None
+    """Whether an entity of a ``roles`` kind is a person, worded as one (hearsay said of a
+    friend, zh 谁 and 位); unset, inferred (see :func:`memsim.schema.is_person`)."""
 
 
 class Timeline(_Frozen):

@@ -94,6 +94,16 @@ class Calendar(_Strict):
     on_date: str
 
 
+class PoolWording(_Strict):
+    """A pool's own question wording (:attr:`Questions.by_pool`), checked as the
+    kinds' general wording is."""
+
+    simple: list[w.Simple] = Field(default_factory=list)
+    conditional: list[w.Conditional] = Field(default_factory=list)
+    comparative: list[w.Comparative] = Field(default_factory=list)
+    aggregative: list[w.Aggregative] = Field(default_factory=list)
+
+
 class Questions(_Strict):
     """Question wording per QA kind; ``{who}``, ``{whose}``, ``{label}`` and kind-specific
     tokens are filled by the QA kinds."""
@@ -111,6 +121,12 @@ class Questions(_Strict):
     by_scenario: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
     [...]}}`` where a language words questions about things and about people apart."""
+
+    by_pool: dict[str, PoolWording] = Field(default_factory=dict)
+    """Wording that replaces a kind's (and :attr:`by_scenario`'s) for the entities of one
+    pool (a kind's ``pool``, else the kind's own name), outside the user's scenario: a
+    language that counts people and things with different words (zh 位 / 家) words a
+    ``roles`` kind that is not people (publishers, rival teams) apart from the people."""
 
     condition: str = "the {group} whose {label} is {value}"
     """The noun phrase that picks an entity out by an attribute without a ``condition``
@@ -165,10 +181,13 @@ class Questions(_Strict):
             return list(found)
         return list(self.by_type.get(type_, {}).get(key, ())) if type_ else []
 
-    def wording(self, kind: str, scenario: str) -> list[str]:
+    def wording(self, kind: str, scenario: str, pool: str | None = None) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
-        a scenario."""
-        override = self.by_scenario.get(scenario, {}).get(kind)
+        a scenario, or for the entities of a pool where :attr:`by_pool` words it."""
+        own = self.by_pool.get(pool) if pool else None
+        override = (getattr(own, kind, None) if own else None) or (
+            self.by_scenario.get(scenario, {}).get(kind)
+        )
         return override if override else list(getattr(self, kind))
 
     def predicate(self, op: str, attribute: str) -> str:

@@ -54,16 +54,17 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
-    time_words, prepositions = _fill_words(loc)
-    text = seamless(template, tokens, time_words, prepositions)
+    time_words, prepositions, deictic = _fill_words(loc)
+    text = seamless(template, tokens, time_words, prepositions, deictic)
     return loc.cap(text.replace("  ", " "))
 
 
-_FILL_WORDS: dict[int, tuple[LocaleData, frozenset[str], frozenset[str]]] = {}
+_FILL_WORDS: dict[int, tuple[LocaleData, frozenset[str], frozenset[str], frozenset[str]]] = {}
 
 
-def _fill_words(loc: LocaleData) -> tuple[frozenset[str], frozenset[str]]:
-    """The locale's :func:`time_prepositions` and its ``object_after`` casefolded, as
+def _fill_words(loc: LocaleData) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The locale's :func:`time_prepositions`, its ``object_after`` casefolded and its
+    :func:`time_deictics`, as
     :func:`seamless` takes them: made once per locale object, not once per sentence
     (the audit re-renders every phrasing of every message's facts, 44,000 fills on
     make dataset's data, each of which casefolded every preposition again). The
@@ -77,8 +78,9 @@ def _fill_words(loc: LocaleData) -> tuple[frozenset[str], frozenset[str]]:
             loc,
             time_prepositions(forms, prepositions),
             frozenset(p.casefold() for p in prepositions),
+            time_deictics(forms, prepositions),
         )
-    return hit[1], hit[2]
+    return hit[1], hit[2], hit[3]
 
 
 @functools.lru_cache(maxsize=16)
@@ -90,11 +92,21 @@ def time_prepositions(forms: tuple[str, ...], prepositions: tuple[str, ...]) -> 
     return frozenset(firsts & {p.casefold() for p in prepositions})
 
 
+@functools.lru_cache(maxsize=16)
+def time_deictics(forms: tuple[str, ...], prepositions: tuple[str, ...]) -> frozenset[str]:
+    """The first words of the locale's date-time ``forms`` that are not prepositions
+    ("tomorrow at {clock}", "next {weekday} at {clock}": "tomorrow", "next"): a
+    date-time said so takes no preposition of time before it."""
+    firsts = {m.group(1).casefold() for f in forms if (m := _FIRST_WORD.match(f))}
+    return frozenset(firsts - {p.casefold() for p in prepositions})
+
+
 def seamless(
     template: str,
     tokens: dict[str, str],
     time_words: frozenset[str] = frozenset(),
     prepositions: frozenset[str] = frozenset(),
+    deictic: frozenset[str] = frozenset(),
 ) -> str:
     """``template.format(**tokens)`` without a word said twice where a token meets the
     text before it: a date-time is said with its preposition ("on May 3, 2025 at 9:00
@@ -102,7 +114,9 @@ def seamless(
     phrasing's word is dropped. A phrasing that puts another preposition there ("booked
     for {value}") keeps its own, and the value's (one of ``time_words``) is dropped
     ("booked for May 3, 2025 at 9:00 AM", not "booked for on May 3"; ``prepositions``
-    casefolded). Only Latin words
+    casefolded). A phrasing's preposition of time before a date-time said relatively
+    (one of ``deictic``: "sails on {value}" with "next Tuesday at 2:00 PM") is dropped:
+    "sails next Tuesday at 2:00 PM", not "sails on next Tuesday". Only Latin words
     are compared (a Chinese phrasing has no spaces to find a word by)."""
     parts = _parts(template)
     if parts is None:
@@ -115,7 +129,11 @@ def seamless(
             if first is not None and literal:
                 last = _LAST_WORD.search(literal)
                 said = first.group(1).casefold()
-                if last is not None and last.group(1).casefold() == said:
+                before = last.group(1).casefold() if last is not None else None
+                # the same word twice, or "on" before "next Tuesday": the phrasing's goes
+                if last is not None and (
+                    before == said or (said in deictic and before in time_words)
+                ):
                     literal = literal[: last.start(1)]
                 elif (
                     last is not None

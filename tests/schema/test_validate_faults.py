@@ -129,3 +129,28 @@ def test_a_date_time_without_its_range_says_what_to_give() -> None:
     with pytest.raises(SchemaError) as err:
         parse_schema(no_max, "t.yaml")
     assert any("needs min and max" in m for m in err.value.messages)
+
+
+def test_gender_values_spelt_male_and_female_need_no_mapping() -> None:
+    """A held-out schema gave a crew member's gender the values male and female and was
+    told "no male/female mapping for ['male', 'female']": such values name Faker's lists
+    themselves; other values are still asked for, with the key to give."""
+    text = TINY.replace(
+        "gender: gender, gender_values: {male: male, female: female}}", "gender: gender}"
+    )
+
+    def names(yaml: str) -> list[str]:
+        profiles = ProfileSampler(BRNet(parse_schema(yaml, "t.yaml"))).profiles(0, 0, 60)
+        return [str(p.entities[0].facts["name"].value) for p in profiles]
+
+    assert names(text) == names(TINY)  # the same lists, name for name
+    other = (
+        text.replace("values: [male, female]", "values: [male, other]")
+        .replace("female: 0.5", "other: 0.5")
+        .replace("female: {mean", "other: {mean")
+    )
+    with pytest.raises(SchemaError) as err:
+        parse_schema(other, "t.yaml")
+    assert any(
+        "no male/female mapping for ['other']: give gender_values" in m for m in err.value.messages
+    ), err.value.messages

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsim.schema import PersonName, is_person, load_schema
+import pytest
+
+from memsim.schema import PersonName, SchemaError, is_person, load_schema, parse_schema
 from memsim.verbalize import outsider_phrasings
 from memsim.verbalize._overlay import schema_locale
 
@@ -58,3 +60,53 @@ def test_a_firm_with_a_contact_person_is_not_a_person(tmp_path: Path) -> None:
     assert is_person(schema, "owner")  # the user
     pets = load_schema(ROOT / "tests" / "data" / "pets.en.yaml")
     assert not is_person(pets, "pet") and is_person(pets, "carer")
+
+
+def test_a_roles_kind_named_otherwise_is_not_a_person_for_its_contact() -> None:
+    """A held-out game developer's publishers are named 鲸落发行 (``role: name``) and
+    have a contact person: "做美术的朋友晨开出的预付金是200万元" said a publisher's advance
+    of a friend. A roles kind named by something else than its person's name now keeps the
+    ``hearsay_of`` lines; people named by a person's name still lend their phrasings."""
+    schema = load_schema(ROOT / "tests" / "data" / "gamedev.zh.yaml")
+    loc = schema_locale(schema)
+    assert isinstance(schema.attributes_of("publisher")["contact"].dist, PersonName)
+    assert outsider_phrasings(schema, loc, "publisher", "advance") == []
+    # a person named by a person's name keeps lending them (library's readers)
+    library = load_schema(ROOT / "tests" / "data" / "library.zh.yaml")
+    people = [
+        k
+        for k, e in library.entities.items()
+        if e.scenario == "roles"
+        and any(
+            outsider_phrasings(library, schema_locale(library), k, a)
+            for a in library.attributes_of(k)
+        )
+    ]
+    assert people, "library's people lend no phrasing"
+
+
+def test_a_kind_says_whether_it_is_people(tmp_path: Path) -> None:
+    # gamedev's testers are people named by a nickname (a categorical, not a
+    # person_name): inferred, they would be asked with 哪个/个; their `person: true`
+    # makes them people, and `person: false` undoes the inference for a firm
+    schema = load_schema(ROOT / "tests" / "data" / "gamedev.zh.yaml")
+    assert is_person(schema, "tester") and not is_person(schema, "publisher")
+    text = (ROOT / "tests" / "data" / "gamedev.zh.yaml").read_text(encoding="utf-8")
+    undeclared = tmp_path / "gamedev.zh.yaml"
+    undeclared.write_text(text.replace("    person: true", "    person: null"), encoding="utf-8")
+    assert not is_person(load_schema(undeclared), "tester")
+    pets = (ROOT / "tests" / "data" / "pets.en.yaml").read_text(encoding="utf-8")
+    assert "  carer:\n" in pets
+    denied = tmp_path / "pets.en.yaml"
+    denied.write_text(pets.replace("  carer:\n", "  carer:\n    person: false\n", 1), "utf-8")
+    assert not is_person(load_schema(denied), "carer")
+
+
+def test_only_user_and_roles_kinds_can_be_people() -> None:
+    path = ROOT / "tests" / "data" / "gamedev.zh.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "  game:\n" in text
+    with pytest.raises(SchemaError) as err:
+        parse_schema(text.replace("  game:\n", "  game:\n    person: true\n", 1), str(path))
+    (message,) = [m for m in err.value.messages if "person" in m]
+    assert message.startswith(f"{path}:") and "only the user and roles kinds" in message

@@ -55,3 +55,19 @@ def test_a_language_whose_date_times_start_otherwise_is_unchanged() -> None:
     cal = zh.calendar
     forms = (cal.on_date, cal.tomorrow, cal.this_weekday, cal.next_weekday)
     assert time_prepositions(forms, tuple(zh.grammar.object_after)) == frozenset()
+
+
+def test_a_relative_date_time_takes_no_preposition_of_time() -> None:
+    """A held-out sailing schema phrased a voyage "{who} sails on {value}." and said
+    "sails on next Tuesday at 2:00 PM": before a date-time said relatively (the first
+    word of a locale form that is not a preposition) the phrasing's "on" is dropped."""
+    who = "my voyage to Valencia"
+    for value in ("next Tuesday at 2:00 PM", "this Friday at 9:30 AM", "tomorrow at 6:00 AM"):
+        said = fill(EN, "{who} sails on {value}.", {"who": who, "value": value})
+        assert said == f"My voyage to Valencia sails {value}."
+    dated = fill(EN, "{who} sails on {value}.", {"who": who, "value": "on May 3, 2025 at 2:00 PM"})
+    assert dated == "My voyage to Valencia sails on May 3, 2025 at 2:00 PM."
+    # another preposition is kept ("for this Sunday"), and "on" before other words too
+    kept = fill(EN, "{who} is set for {value}.", {"who": who, "value": "this Sunday at 1:30 PM"})
+    assert kept.endswith("set for this Sunday at 1:30 PM.")
+    assert seamless("on {value}", {"value": "next door"}) == "on next door"

@@ -1,0 +1,51 @@
+"""A pool may be worded apart (``questions.by_pool`` in a locale or a schema's overlay):
+a held-out game developer's publishers, a ``roles`` kind that is not people, were
+counted "有几位" and compared "谁的规模更高" like the playtesters; its overlay now
+counts them with 家 and asks 哪家, while the playtesters keep the locale's 位 and 谁. A
+misspelt token in such wording is an error at its line, as in the kinds' wording."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memsim.dataset import make_context
+from memsim.qa import QA_KINDS
+from memsim.sampling import ProfileSampler
+from memsim.schema import load_schema
+from memsim.verbalize._overlay import schema_locale
+
+DATA = Path(__file__).parents[1] / "data"
+
+
+def test_publishers_are_counted_and_compared_as_companies() -> None:
+    ctx = make_context(load_schema(DATA / "gamedev.zh.yaml"), 0)
+    rng = np.random.default_rng(0)
+    asked: dict[str, list[str]] = {"publisher": [], "tester": []}
+    for p in ProfileSampler(ctx.net).profiles(0, 0, 40):
+        for kind in ("aggregative", "comparative"):
+            draft = QA_KINDS.get(kind).make(ctx, p, "roles", rng)
+            if draft is None:
+                continue
+            first = str(draft.params.get("first") or draft.params["entities"][0])  # type: ignore[index]
+            asked[first.split("[")[0]].append(draft.question)
+    assert asked["publisher"] and asked["tester"], asked
+    assert all("家" in q and "位" not in q and "谁" not in q for q in asked["publisher"])
+    assert not [q for q in asked["tester"] if "几家" in q or "哪家" in q]  # 玩家 is no measure
+    assert any("位" in q or "谁" in q for q in asked["tester"])
+
+
+def test_a_misspelt_token_in_pool_wording_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = (DATA / "gamedev.zh.yaml").read_text(encoding="utf-8")
+    bad = text.replace("{cond_value}”的那家", "{cond_valu}”的那家", 1)
+    path = tmp_path / "g.zh.yaml"
+    path.write_text(bad, encoding="utf-8")
+    line = next(i for i, t in enumerate(bad.splitlines(), 1) if "{cond_valu}" in t)
+    with pytest.raises(ValueError) as err:
+        schema_locale(load_schema(path))
+    messages = str(err.value).splitlines()
+    assert any(m.startswith(f"{path}:{line}:") and "lacks {cond_value}" in m for m in messages), (
+        messages
+    )
