@@ -5,6 +5,14 @@ trajectory parses dates), so a profile is checked when it is read: a value of th
 type ("forty-two" for an age), outside its domain or range, a missing or unknown
 attribute, or an entity kind the schema does not have is reported with the file and
 the field, whether or not any question would read it.
+
+Measured (4,500 daily_life.en profiles, collector off, CPU s): the read 0.13 (0.03 by
+bare descriptors, :func:`read_bytes`), orjson 0.22 (compact or indented alike: it is
+the 540,000 fact dicts and their strings), building 0.32, checking 0.28. Tried and
+dropped: checking in columns (facts transposed, compared as tuples, values looked up
+in a set of known-good (attribute, type, value)) took 0.34-0.37, the hashing of fresh
+strings costing more than the per-value checkers; building and checking in one walk
+saved about 10%; facts as JSON arrays parsed about 20% faster but change the format.
 """
 
 from __future__ import annotations
