@@ -99,6 +99,10 @@ def _compact_with(change: str) -> bytes:
         user["facts"][1] = ["user.x", "x"]
     elif change == "facts not a list":
         user["facts"] = 7
+    elif change == "entity id a number":
+        data["entities"][1]["id"] = 7
+    elif change == "entity kind a list":
+        data["entities"][1]["kind"] = ["relative"]
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS) + b"\n"
 
 
@@ -113,6 +117,8 @@ def _compact_with(change: str) -> bytes:
         ("list value", _compact_with("list value"), "is not a non-empty string"),
         ("fact not an object", _compact_with("fact not an object"), "not a valid profile"),
         ("facts not a list", _compact_with("facts not a list"), "not a valid profile"),
+        ("entity id a number", _compact_with("entity id a number"), "7: an entity's id and"),
+        ("entity kind a list", _compact_with("entity kind a list"), "id and kind are strings"),
     ],
 )
 def test_a_broken_file_is_named(

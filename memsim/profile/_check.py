@@ -206,6 +206,9 @@ def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     # the domains as sets, once per schema (every profile read checks against them)
     domains: Domains = schema.memo.setdefault(("profile_domains",), {})  # type: ignore[assignment]
     for entity in profile.entities:
+        if type(entity.id) is not str or type(entity.kind) is not str:  # a hand-edited file
+            out.append(f"{entity.id!r}: an entity's id and kind are strings")
+            continue
         if entity.kind not in schema.entities:
             out.append(f"{entity.id}: the schema has no entity kind '{entity.kind}'")
             continue
