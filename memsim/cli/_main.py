@@ -240,7 +240,9 @@ def _check_disk(sampler: Any, seed: int, start: int, n: int, out: Path) -> None:
     measured, times ``n``, with a 50% margin)."""
     import shutil
 
-    one = len(dumps(next(iter(sampler.profiles(seed, start, start + 1))).to_json()))
+    from memsim.profile import profile_bytes
+
+    one = len(profile_bytes(next(iter(sampler.profiles(seed, start, start + 1)))))
     folder = next((p for p in (out.parent, *out.parent.parents) if p.exists()), Path("."))
     free = shutil.disk_usage(folder).free
     needed = int(one * n * 1.5)

@@ -5,12 +5,21 @@ trajectory parses dates), so a profile is checked when it is read: a value of th
 type ("forty-two" for an age), outside its domain or range, a missing or unknown
 attribute, or an entity kind the schema does not have is reported with the file and
 the field, whether or not any question would read it.
+
+Measured (4,500 daily_life.en profiles, collector off, CPU s): the read 0.13 (0.03 by
+bare descriptors, :func:`read_bytes`), orjson 0.22 (compact or indented alike: it is
+the 540,000 fact dicts and their strings), building 0.32, checking 0.28. Tried and
+dropped: checking in columns (facts transposed, compared as tuples, values looked up
+in a set of known-good (attribute, type, value)) took 0.34-0.37, the hashing of fresh
+strings costing more than the per-value checkers; building and checking in one walk
+saved about 10%; facts as JSON arrays parsed about 20% faster but change the format.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -197,6 +206,9 @@ def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     # the domains as sets, once per schema (every profile read checks against them)
     domains: Domains = schema.memo.setdefault(("profile_domains",), {})  # type: ignore[assignment]
     for entity in profile.entities:
+        if type(entity.id) is not str or type(entity.kind) is not str:  # a hand-edited file
+            out.append(f"{entity.id!r}: an entity's id and kind are strings")
+            continue
         if entity.kind not in schema.entities:
             out.append(f"{entity.id}: the schema has no entity kind '{entity.kind}'")
             continue
@@ -215,11 +227,26 @@ def profile_problems(profile: Profile, schema: Schema) -> list[str]:
     return out
 
 
+def read_bytes(path: Path) -> bytes:
+    """The whole file, as ``path.read_bytes()`` gives it, through bare file descriptor
+    calls: Python's buffered file object costs about 25 us of system time a file here
+    against 6 (0.11 against 0.03 CPU s over 4,500 profiles)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        size = os.fstat(fd).st_size
+        parts = []
+        while chunk := os.read(fd, max(size + 1, 1 << 16)):  # to EOF, if it grew
+            parts.append(chunk)
+    finally:
+        os.close(fd)
+    return parts[0] if len(parts) == 1 else b"".join(parts)  # b"" for an empty file
+
+
 def read_profile(path: Path, schema: Schema | None = None) -> Profile:
     """Read and (given ``schema``) check one profile file; raise :class:`ProfileError`
     naming the file and the field, or FileNotFoundError."""
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(read_bytes(path))
         if not isinstance(data, dict):
             raise ValueError("a profile is a JSON object")
         profile = Profile.from_json(data)
