@@ -9,13 +9,14 @@ same text gives the same column in every process), rows are sparse, and a fit is
 has converged: it is an early-stopped, so more strongly regularised, estimate of the L2
 optimum, fixed so that the report's floats are the same on every machine.
 
-How many steps a caller asks for is its figures' to say (they were 300 for both): on
-make dataset's en matrices (seed 0), the blind classifier's (2,000 rows a kind) after
-100 steps gives accuracies per kind within 0.004 of 300 steps'; the evidence-text
-matrix (17,000 rows, worse conditioned: its bias alone has curvature n / 4) after 200
-steps gives AUCs per kind within 0.006 of 300 steps' and of 1,200 steps' (about
-converged), where 100 steps moved them by up to 0.02. scipy's L-BFGS-B to a gradient
-tolerance of 1e-5 gives the same figures at 10-20x the CPU of 300 steps here.
+How many steps a caller asks for is its figures' to say (they were 300 for both). The
+blind classifier's matrices (about 2,000 option rows a kind) after 100 steps: accuracies
+per kind within 0.004 of 300 steps' on make dataset en (seed 0), 0.006 on zh, 0.010 on
+MemDaily. The evidence-text matrix (17,000 rows, worse conditioned: its bias alone has
+curvature n / 4) after 200 steps: AUCs per kind within 0.005 of 300 steps' on en (and
+of 1,200 steps', about converged), 0.008 on zh, 0.002 on MemDaily; 100 steps moved
+them by up to 0.02. scipy's L-BFGS-B to a gradient tolerance of 1e-5 gives figures
+within 0.002 of 300 steps' at 10-25x its CPU here.
 """
 
 from __future__ import annotations
