@@ -45,6 +45,11 @@ MIN_COUNT_SHARE = 0.03
 """Counts rarer than this under a predicate (in the pool) are impossible for it: never
 an answer, never an option."""
 
+BULKY = frozenset({"joint", "array", "codes", "aggregative-candidates"})
+"""Memo results (:meth:`ValuePool.remember`, by the first item of their key) that are
+pool rows or columns: megabytes to send to another process, milliseconds to compute
+there again (daily life: the rest of the memo, 0.2 MB, took its drafts 1.2 s)."""
+
 Given = tuple[tuple[str, Any], ...]
 """(attribute, value) pairs the question reveals about the entity."""
 
@@ -116,6 +121,23 @@ class ValuePool:
             return memo[key]  # type: ignore[no-any-return]
         found = memo[key] = compute()
         return found
+
+    def shared(self) -> dict[Hashable, Any]:
+        """The memo's results worth handing to another process that holds the same pool
+        (a sibling worker): all but those bulkier to send than to compute again
+        (:data:`BULKY`). Every result is plain data (strings, numbers, tuples, arrays),
+        a function of its key and the pool alone."""
+        return {
+            k: v for k, v in self.memo.items() if not (isinstance(k, tuple) and k and k[0] in BULKY)
+        }
+
+    def adopt(self, results: dict[Hashable, Any]) -> None:
+        """Take results another process computed on the same pool (:meth:`shared`), as
+        if :meth:`remember` had computed them here; a key held already keeps its value
+        (the same value, computed from the same key and pool)."""
+        memo = self.memo
+        for k, v in results.items():
+            memo.setdefault(k, v)
 
     @cached_property
     def _support_cache(self) -> dict[tuple[str, str, Given], dict[object, float] | None]:
