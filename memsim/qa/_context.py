@@ -427,7 +427,7 @@ class QAContext:
         support = self.pool.support(entity.kind, attr, given)
         if not support or len(support) < 4:
             return [], ()
-        floor = min(support.values())
+        floor = self.pool.floor(entity.kind, attr, given)
         answer = normalise(self.display(entity, attr))
         own: dict[str, str] = {}
         for other in told:

@@ -180,14 +180,35 @@ class ValuePool:
             return unknown
         if len(support) < least:
             return False
-        return bool(rng.random() < min(support.values()) / support[value])
+        return bool(rng.random() < self.floor(kind, attr, given) / support[value])
+
+    def floor(self, kind: str, attr: str, given: Given = ()) -> float:
+        """The least P(value | given) over the support (:meth:`support`, not None): the
+        p_min answers are flattened with, found once per support rather than per draw."""
+        key = (kind, attr, given)
+        found = self._floors.get(key)
+        if found is None:
+            found = self._floors[key] = min(self.support(kind, attr, given).values())  # type: ignore[union-attr]
+        return found
 
     def sample_support(
         self, kind: str, attr: str, k: int, rng: np.random.Generator, given: Given = ()
     ) -> list[object]:
         """Up to k distinct values, uniformly from the support given ``given``."""
-        values = list(self.support(kind, attr, given) or {})
+        key = (kind, attr, given)
+        values = self._listed.get(key)
+        if values is None:
+            values = self._listed[key] = list(self.support(kind, attr, given) or {})
         return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
+
+    @cached_property
+    def _floors(self) -> dict[tuple[str, str, Given], float]:
+        return {}
+
+    @cached_property
+    def _listed(self) -> dict[tuple[str, str, Given], list[object]]:
+        """Each support's values in its order, for :meth:`sample_support`."""
+        return {}
 
     # --- several entities at once -----------------------------------------------------
     def joint(self, members: Sequence[tuple[str, Given, str]]) -> list[tuple[object, ...]] | None:
