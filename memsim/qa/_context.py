@@ -252,7 +252,14 @@ class QAContext:
 
     # --- values -----------------------------------------------------------------------
     def display(self, entity: Entity, attr: str, value: object | None = None) -> str:
-        """A value as an answer or option writes it (absolute dates, with the unit)."""
+        """A value as an answer or option writes it (absolute dates, with the unit). The
+        entity's own value is remembered on it (:meth:`_remember`): the draws of a
+        question display the same few facts again on every attempt."""
+        if value is None:
+            return str(self._remember("display", entity, attr, lambda: self._display(entity, attr)))
+        return self._display(entity, attr, value)
+
+    def _display(self, entity: Entity, attr: str, value: object | None = None) -> str:
         fact = entity.facts[attr]
         text = render_value(
             fact, fact.value if value is None else value, self.loc, None, relative=False
