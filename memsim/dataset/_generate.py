@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import multiprocessing
+import pickle
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -305,16 +306,26 @@ def generate_records(
             # frozen before the fork: no collection in a worker walks (and so copies)
             # the pages of the context it shares with the others
             with few_collections(), multiprocessing.get_context("fork").Pool(workers) as pool:
-                rates = _shared_rates(pool, schema, options.types, ctx, idle)
-                yield from pool.imap(_make_in_worker, _with(steps, rates), chunksize=32)
+                shared = _shared_rates(pool, schema, options.types, ctx, idle)
+                yield from pool.imap(_make_in_worker, _with(steps, shared), chunksize=32)
         finally:
             _WORKER.clear()
         return
     with multiprocessing.get_context("spawn").Pool(
         workers, initializer=_init_worker, initargs=(schema, profiles, options.seed, options.types)
     ) as pool:
-        rates = _shared_rates(pool, schema, options.types, ctx, idle)
-        yield from pool.imap(_make_in_worker, _with(steps, rates), chunksize=32)
+        shared = _shared_rates(pool, schema, options.types, ctx, idle)
+        yield from pool.imap(_make_in_worker, _with(steps, shared), chunksize=32)
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What every worker takes before its first record: the filler rate table, and the
+    value pool's memo as the drafts left it in all the workers (pickled once, here:
+    :meth:`memsim.qa.ValuePool.shared`)."""
+
+    rates: dict[Key, float]
+    memo: bytes
 
 
 def _shared_rates(
@@ -323,13 +334,16 @@ def _shared_rates(
     kinds: tuple[str, ...],
     ctx: QAContext | None,
     idle: Callable[[], object] | None,
-) -> dict[Key, float]:
+) -> _Shared:
     """The filler rate table, its blocks drafted by the workers (each block on its own
     stream: the same table as one process drafts) and added up here, in a fixed order;
     ``idle`` runs here meanwhile. The workers keep the caches their drafts filled (the
-    dealt types of the kinds they drafted, ...) for the records."""
+    dealt types of the kinds they drafted, ...) for the records, and each takes the
+    others' pool memo with the table: a worker drafts some kinds but makes records of
+    every kind, and filled the rest of the memo again for them (daily life: 1.2 s of
+    CPU per worker, most of it the dealt types)."""
     if ctx is not None and has_rates(ctx):
-        return evidence_rates(ctx)
+        return _Shared(evidence_rates(ctx), _pickled(ctx.pool.shared()))
     # a kind's blocks go to one worker: they fill the same caches (the kind's dealt
     # types, ...), which sent apart both workers filled (about 2 s more CPU)
     by_kind: dict[str, list[Block]] = {}
@@ -338,15 +352,25 @@ def _shared_rates(
     pending = pool.map_async(_draft_in_worker, by_kind.values(), chunksize=1)
     if idle is not None:
         idle()
-    rates = rates_from(tally for tallies in pending.get() for tally in tallies)
+    drafted = pending.get()
+    rates = rates_from(tally for tallies, _ in drafted for tally in tallies)
+    memo: dict[Any, Any] = {}
+    for _, results in drafted:  # a key two workers computed has one value
+        for k, v in results.items():
+            memo.setdefault(k, v)
     if ctx is not None:
         set_rates(ctx, rates)
-    return rates
+    return _Shared(rates, _pickled(memo))
 
 
-def _with(steps: list[tuple[int, tuple[str, str]]], rates: dict[Key, float]) -> Iterator[Step]:
-    # one table object: pickled once per chunk of steps sent to a worker
-    return ((tid, asks, rates) for tid, asks in steps)
+def _pickled(memo: dict[Any, Any]) -> bytes:
+    # bytes: sent with every chunk of steps (a copy of the buffer), unpickled once per worker
+    return pickle.dumps(memo, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _with(steps: list[tuple[int, tuple[str, str]]], shared: _Shared) -> Iterator[Step]:
+    # one object: pickled once per chunk of steps sent to a worker
+    return ((tid, asks, shared) for tid, asks in steps)
 
 
 def _context(schema: Schema, options: GenerateOptions) -> QAContext:
@@ -358,8 +382,8 @@ def _context(schema: Schema, options: GenerateOptions) -> QAContext:
 
 
 _WORKER: dict[str, Any] = {}
-Step = tuple[int, tuple[str, str], dict[Key, float]]
-"""A trajectory id, its (kind, scenario) and the filler rate table."""
+Step = tuple[int, tuple[str, str], _Shared]
+"""A trajectory id, its (kind, scenario) and what the workers share (the rate table)."""
 
 
 def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ...]) -> None:
@@ -367,15 +391,17 @@ def _init_worker(schema: Schema, profiles: Path, seed: int, kinds: tuple[str, ..
     collect_rarely()  # the context lives as long as the worker (see memsim._gc)
 
 
-def _draft_in_worker(blocks: list[Block]) -> list[Tally]:
-    return [draft_block(_WORKER["ctx"], block) for block in blocks]
+def _draft_in_worker(blocks: list[Block]) -> tuple[list[Tally], dict[Any, Any]]:
+    ctx = _WORKER["ctx"]
+    return [draft_block(ctx, block) for block in blocks], ctx.pool.shared()
 
 
 def _make_in_worker(step: Step) -> Record:
-    tid, (kind, scenario), rates = step
+    tid, (kind, scenario), shared = step
     ctx = _WORKER["ctx"]
     if not has_rates(ctx):
-        set_rates(ctx, rates)
+        set_rates(ctx, shared.rates)
+        ctx.pool.adopt(pickle.loads(shared.memo))
     profile = load_profile(_WORKER["profiles"], tid, ctx.schema)
     return make_record(ctx, profile, kind, scenario, tid, _WORKER["seed"])
 

@@ -264,7 +264,14 @@ class QAContext:
 
     # --- values -----------------------------------------------------------------------
     def display(self, entity: Entity, attr: str, value: object | None = None) -> str:
-        """A value as an answer or option writes it (absolute dates, with the unit)."""
+        """A value as an answer or option writes it (absolute dates, with the unit). The
+        entity's own value is remembered on it (:meth:`_remember`): the draws of a
+        question display the same few facts again on every attempt."""
+        if value is None:
+            return str(self._remember("display", entity, attr, lambda: self._display(entity, attr)))
+        return self._display(entity, attr, value)
+
+    def _display(self, entity: Entity, attr: str, value: object | None = None) -> str:
         fact = entity.facts[attr]
         text = render_value(
             fact, fact.value if value is None else value, self.loc, None, relative=False
@@ -439,7 +446,7 @@ class QAContext:
         support = self.pool.support(entity.kind, attr, given)
         if not support or len(support) < 4:
             return [], ()
-        floor = min(support.values())
+        floor = self.pool.floor(entity.kind, attr, given)
         answer = normalise(self.display(entity, attr))
         own: dict[str, str] = {}
         for other in told:

@@ -45,6 +45,11 @@ MIN_COUNT_SHARE = 0.03
 """Counts rarer than this under a predicate (in the pool) are impossible for it: never
 an answer, never an option."""
 
+BULKY = frozenset({"joint", "array", "codes", "aggregative-candidates"})
+"""Memo results (:meth:`ValuePool.remember`, by the first item of their key) that are
+pool rows or columns: megabytes to send to another process, milliseconds to compute
+there again (daily life: the rest of the memo, 0.2 MB, took its drafts 1.2 s)."""
+
 Given = tuple[tuple[str, Any], ...]
 """(attribute, value) pairs the question reveals about the entity."""
 
@@ -117,6 +122,23 @@ class ValuePool:
         found = memo[key] = compute()
         return found
 
+    def shared(self) -> dict[Hashable, Any]:
+        """The memo's results worth handing to another process that holds the same pool
+        (a sibling worker): all but those bulkier to send than to compute again
+        (:data:`BULKY`). Every result is plain data (strings, numbers, tuples, arrays),
+        a function of its key and the pool alone."""
+        return {
+            k: v for k, v in self.memo.items() if not (isinstance(k, tuple) and k and k[0] in BULKY)
+        }
+
+    def adopt(self, results: dict[Hashable, Any]) -> None:
+        """Take results another process computed on the same pool (:meth:`shared`), as
+        if :meth:`remember` had computed them here; a key held already keeps its value
+        (the same value, computed from the same key and pool)."""
+        memo = self.memo
+        for k, v in results.items():
+            memo.setdefault(k, v)
+
     @cached_property
     def _support_cache(self) -> dict[tuple[str, str, Given], dict[object, float] | None]:
         return {}
@@ -158,14 +180,35 @@ class ValuePool:
             return unknown
         if len(support) < least:
             return False
-        return bool(rng.random() < min(support.values()) / support[value])
+        return bool(rng.random() < self.floor(kind, attr, given) / support[value])
+
+    def floor(self, kind: str, attr: str, given: Given = ()) -> float:
+        """The least P(value | given) over the support (:meth:`support`, not None): the
+        p_min answers are flattened with, found once per support rather than per draw."""
+        key = (kind, attr, given)
+        found = self._floors.get(key)
+        if found is None:
+            found = self._floors[key] = min(self.support(kind, attr, given).values())  # type: ignore[union-attr]
+        return found
 
     def sample_support(
         self, kind: str, attr: str, k: int, rng: np.random.Generator, given: Given = ()
     ) -> list[object]:
         """Up to k distinct values, uniformly from the support given ``given``."""
-        values = list(self.support(kind, attr, given) or {})
+        key = (kind, attr, given)
+        values = self._listed.get(key)
+        if values is None:
+            values = self._listed[key] = list(self.support(kind, attr, given) or {})
         return [values[i] for i in rng.choice(len(values), size=min(k, len(values)), replace=False)]
+
+    @cached_property
+    def _floors(self) -> dict[tuple[str, str, Given], float]:
+        return {}
+
+    @cached_property
+    def _listed(self) -> dict[tuple[str, str, Given], list[object]]:
+        """Each support's values in its order, for :meth:`sample_support`."""
+        return {}
 
     # --- several entities at once -----------------------------------------------------
     def joint(self, members: Sequence[tuple[str, Given, str]]) -> list[tuple[object, ...]] | None:
