@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memsim import __version__
+from memsim._gc import collect_rarely, few_collections
 from memsim._io import MANIFEST, atomic_output_dir, dumps
 from memsim._shard import Shard
 from memsim._tokens import TOKENIZER, token_counter
@@ -134,6 +135,22 @@ def run_bench(
     if reader is None:
         with _closing(make_reader(options)) as made:
             return run_bench(path, out, options, progress, made)
+    # A run makes millions of short-lived objects (records read, noise messages) while
+    # the records, the noise pool and the caches live throughout: with the default
+    # thresholds the collector walked those again and again (15% of the CPU of 540
+    # trajectories at 1-100x, for about 5,000 objects freed). See memsim._gc: no result
+    # depends on when collections run.
+    with few_collections():
+        return _run_bench(path, out, options, progress, reader)
+
+
+def _run_bench(
+    path: str | Path,
+    out: str | Path,
+    options: BenchOptions,
+    progress: Progress | None,
+    reader: Reader,
+) -> list[dict[str, Any]]:
     mechanisms: list[Memory] = [MEMORY.get(name)(k=options.k) for name in options.mechanisms]
     source = open_source(path, options.format, options.limit, options.seed)
     if not source.selected:
@@ -164,6 +181,7 @@ def run_bench(
     for memory in mechanisms:
         if options.vector_cache is not None and hasattr(memory, "use_vector_cache"):
             memory.use_vector_cache(options.vector_cache)
+    collect_rarely()  # the records and the pool, now made, live as long as the run
     try:
         if _parallel(options, reader, source):
             from memsim.bench._parallel import run_parallel

@@ -156,12 +156,17 @@ class _Groups:
         s = self.subject[i]
         group = self._linked.get(s)
         if group is None:
-            group = self._linked[s] = [
-                m
-                for j in self._candidates(s)
-                if _linked(s, other := self._order[j])
-                for m in self.members[other].values()
-            ]
+            order, members = self._order, self.members
+            if s[0] is not None:  # its candidates name the same person: all are linked
+                linked = [order[j] for j in self._candidates(s)]
+            else:  # no person on either side: _linked's test of the names, inlined
+                names = s[1]
+                linked = [
+                    other
+                    for j in self._candidates(s)
+                    if 2 * len(names & (other := order[j])[1]) > min(len(names), len(other[1]))
+                ]
+            group = self._linked[s] = [m for other in linked for m in members[other].values()]
         # a subject without a person or a name is linked to nothing, not even itself
         return group or [self.facts[i]]
 

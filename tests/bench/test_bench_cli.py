@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -114,8 +115,11 @@ def test_same_seed_same_results(dataset_dir: Path, tmp_path: Path) -> None:
         "--limit",
         "2",
     ]
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
     for name in ("a", "b"):
         assert bench(*args, "--out", str(tmp_path / name), "--no-timings").exit_code == 0
+    # a run collects rarely (memsim._gc) and leaves the collector as it found it
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (thresholds, frozen)
     for file in ("results.json", "results.md", "manifest.json", "results.png"):
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes(), file
     # with timings, only the latency fields differ
