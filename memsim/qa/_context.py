@@ -618,22 +618,20 @@ class QAContext:
     def choose(self, items: Sequence[str], rng: np.random.Generator) -> str:
         return items[int(rng.integers(len(items)))]
 
-    def worded(self, entity: Entity, scenario: str) -> str:
-        """The scenario whose wording asks about ``entity``: the ``roles`` wording (zh 谁
-        and 位) only for a kind of people (:func:`memsim.schema.is_person`); a pet or a
-        client firm is asked in the general wording (哪个, 个)."""
-        if scenario == "roles" and not is_person(self.schema, entity.kind):
-            return ""
-        return scenario
-
     def wording(
         self, kind: str, scenario: str, rng: np.random.Generator, entity: Entity | None = None
     ) -> str:
-        """One of the locale's question templates for a kind in a scenario, or for the
-        pool of ``entity`` where the locale words that pool apart (not about the user)."""
+        """One of the locale's question templates for a kind in a scenario. Asked about
+        ``entity``: the ``roles`` wording (zh 谁 and 位) only for a kind of people
+        (:func:`memsim.schema.is_person`; a pet or a client firm is asked in the general
+        wording, 哪个 and 个), and the wording of the entity's pool where the locale words
+        that pool apart (not about the user)."""
         pool = None
-        if entity is not None and scenario != "user":
-            pool = pool_of(self.schema, entity.kind) or entity.kind
+        if entity is not None:
+            if scenario == "roles" and not is_person(self.schema, entity.kind):
+                scenario = ""
+            if scenario != "user":
+                pool = pool_of(self.schema, entity.kind) or entity.kind
         return self.choose(self.loc.questions.wording(kind, scenario, pool), rng)
 
     def cap(self, text: str) -> str:

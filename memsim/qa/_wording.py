@@ -40,7 +40,7 @@ def simple_question(
     )
     own = [t for t in wordings if not (user and _disagrees(ctx, t))]
     if not own:
-        template = ctx.wording("simple", ctx.worded(entity, scenario), rng, entity)
+        template = ctx.wording("simple", scenario, rng, entity)
         return template.format(label=ctx.label(entity, attr), who=who)
     forms = ctx.loc.self_forms if user else ctx.loc.other_forms
     return ctx.cap(
@@ -90,7 +90,7 @@ def conditional_question(
     ]
     label, cond_label = ctx.label(entity, target), ctx.label(entity, cond)
     if not phrases and not asks:
-        return ctx.wording("conditional", ctx.worded(entity, scenario), rng, entity).format(
+        return ctx.wording("conditional", scenario, rng, entity).format(
             label=label, group=group, cond_label=cond_label, cond_value=value
         )
     phrase = ctx.choose(phrases, rng) if phrases else ctx.loc.questions.condition
@@ -115,11 +115,7 @@ def comparative_question(
     """A comparison of two entities' ``attr`` ("Who is older, {a} or {b}?"), else the
     general comparative templates ("whose {label} is {more}")."""
     own = ctx.loc.questions.of_attribute(entity.kind, attr, "comparative", ctx.role(entity, attr))
-    template = (
-        ctx.choose(own, rng)
-        if own
-        else ctx.wording("comparative", ctx.worded(entity, scenario), rng, entity)
-    )
+    template = ctx.choose(own, rng) if own else ctx.wording("comparative", scenario, rng, entity)
     return ctx.cap(template.format(**tokens))
 
 

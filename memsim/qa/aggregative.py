@@ -339,7 +339,7 @@ def aggregative(
         return None
     shown = ctx.display(group[0], attr, threshold)
     predicate = ctx.predicate(group[0], attr, op).format(value=shown)
-    question = ctx.wording("aggregative", ctx.worded(group[0], scenario), rng, group[0]).format(
+    question = ctx.wording("aggregative", scenario, rng, group[0]).format(
         group=ctx.group_label(group, plural=True),
         label=ctx.label(group[0], attr),
         predicate=predicate,

@@ -203,16 +203,15 @@ class Questions(_Strict):
         options = self.comparative_options
         own = options.get(f"{key}.{attribute}")
         if own is None and unit:
-            own = self.by_unit.get(unit, {}).get(key)
-            if own is None:
-                own = self._by_unit_head(unit, key)
+            own = self._by_unit(unit, key)
         return own if own is not None else options[key]
 
-    def _by_unit_head(self, unit: str, key: str) -> str | None:
-        """The word of the longest :attr:`by_unit` key that ``unit`` begins with: a
-        compound unit, a measure word and a noun (zh 个座位, 只狗, 万次下载), compares as
-        its measure word does (个: 更多), not by the general ``higher`` (更高)."""
-        for n in range(len(unit) - 1, 0, -1):
+    def _by_unit(self, unit: str, key: str) -> str | None:
+        """The word of the longest :attr:`by_unit` key that ``unit`` begins with: the unit
+        itself, else its head, so a compound unit (a measure word and a noun: zh 个座位,
+        只狗, 万次下载) compares as its measure word does (个: 更多), not by the general
+        ``higher`` (更高)."""
+        for n in range(len(unit), 0, -1):
             own = self.by_unit.get(unit[:n], {}).get(key)
             if own is not None:
                 return own
