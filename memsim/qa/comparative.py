@@ -14,7 +14,9 @@ tell which outcome is right.
 For "never told", the second entity's fact is withheld: it appears in no message.
 A profile with no question whose outcomes are all common enough when values are
 compared exactly (no education or tier to compare; only order totals and delivery
-times, which almost never tie) compares within a margin the question states ("A
+times, which almost never tie), or whose exact comparisons cannot realise every
+outcome (three publishers of one tier: only "the same"), compares within a margin the
+question states ("A
 difference of 50 dollars or less counts as the same.", :mod:`memsim.qa._margin`), so
 that "the same" can be the answer as often as the others; the margin is in the
 question's parameters for the audit.
@@ -299,6 +301,19 @@ def outcome_chances(
     return {o: short / len(OUTCOMES) + (1 - short) * kept[o] / total for o in OUTCOMES}
 
 
+def _steps(
+    ctx: QAContext, candidates: list[tuple[Entity, Entity, str]], exact: bool
+) -> tuple[list[int], float]:
+    """Each candidate's margin (0: compared exactly) and the floor its least outcome
+    share must reach: values compared exactly (``exact``) while some candidate's
+    outcomes are all common enough that way; else within each attribute's margin."""
+    steps = [0] * len(candidates)
+    if not exact or not any(_least(ctx, a, b, attr, 0) >= MIN_SHARE for a, b, attr in candidates):
+        steps = [margin(ctx, a, b, attr) for a, b, attr in candidates]
+    least = [_least(ctx, a, b, attr, s) for (a, b, attr), s in zip(candidates, steps, strict=True)]
+    return steps, MIN_SHARE if any(x >= MIN_SHARE for x in least) else 0.0
+
+
 def _least(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int) -> float:
     share = order_share(ctx, a, b, attr, step)
     return min(share) if share else 0.0
@@ -341,12 +356,12 @@ def comparative(
     # be estimated well (a profile that has no other is asked its best one)
     # values compared exactly while the profile has a question whose outcomes are all
     # common enough; else within each attribute's margin (memsim.qa._margin), so that
-    # "the same" can be the answer about order totals or delivery times that never tie
-    steps = [0] * len(candidates)
-    if not any(_least(ctx, a, b, attr, 0) >= MIN_SHARE for a, b, attr in candidates):
-        steps = [margin(ctx, a, b, attr) for a, b, attr in candidates]
-    least = [_least(ctx, a, b, attr, s) for (a, b, attr), s in zip(candidates, steps, strict=True)]
-    floor = MIN_SHARE if any(x >= MIN_SHARE for x in least) else 0.0
+    # "the same" can be the answer about order totals or delivery times that never tie,
+    # and so when the exact ones cannot realise every outcome: three publishers of one
+    # tier could ask only "the same" (held-out gamedev zh read it 0.371 of 116)
+    steps, floor = _steps(ctx, candidates, exact=True)
+    if candidates and min(_kept(ctx, candidates, steps, floor)[0].values()) <= 0:
+        steps, floor = _steps(ctx, candidates, exact=False)
     dealt = _dealt_outcome(ctx, candidates, steps, floor, rng)
     for _ in range(DRAWS if candidates else 0):
         wanted = dealt or OUTCOMES[int(rng.integers(len(OUTCOMES)))]
