@@ -67,7 +67,7 @@ def schema_validate(paths: tuple[str, ...]) -> None:
     from memsim.graph import BRNet
     from memsim.qa import plan_problems
     from memsim.schema import SchemaError, load_schema, schema_warnings
-    from memsim.verbalize import schema_locale
+    from memsim.verbalize import overlay_problems, schema_locale
 
     failed = 0
     for path in paths:
@@ -75,7 +75,8 @@ def schema_validate(paths: tuple[str, ...]) -> None:
             net = BRNet(load_schema(path))
         except SchemaError as exc:
             failed += 1
-            for line in exc.messages:
+            # the overlay's problems too, not only once the schema's are fixed
+            for line in (*exc.messages, *overlay_problems(path)):
                 click.echo(line, err=True)
             continue
         s = net.schema

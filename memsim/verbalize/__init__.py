@@ -2,7 +2,14 @@
 
 from memsim.verbalize._locale import LocaleData, load_locale
 from memsim.verbalize._outsider import outsider_pattern, outsider_phrasings
-from memsim.verbalize._overlay import faker_locale, merge, name_format, overlay_of, schema_locale
+from memsim.verbalize._overlay import (
+    faker_locale,
+    merge,
+    name_format,
+    overlay_of,
+    overlay_problems,
+    schema_locale,
+)
 from memsim.verbalize._render import (
     CJK,
     capitalize_first,
@@ -38,6 +45,7 @@ __all__ = [
     "outsider_pattern",
     "outsider_phrasings",
     "overlay_of",
+    "overlay_problems",
     "parse_when",
     "refer",
     "relative_form",

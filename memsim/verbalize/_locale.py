@@ -10,8 +10,10 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from memsim._yaml import safe_load
 from memsim.verbalize import _wording as w
@@ -104,6 +106,12 @@ class PoolWording(_Strict):
     aggregative: list[w.Aggregative] = Field(default_factory=list)
 
 
+def _problem(loc: tuple[str | int, ...], given: str, message: str) -> InitErrorDetails:
+    """A problem of one entry, at its own place (so at its own file:line)."""
+    error = PydanticCustomError("wording", "{message}", {"message": message})
+    return InitErrorDetails(type=error, loc=loc, input=given)
+
+
 class Questions(_Strict):
     """Question wording per QA kind; ``{who}``, ``{whose}``, ``{label}`` and kind-specific
     tokens are filled by the QA kinds."""
@@ -120,7 +128,9 @@ class Questions(_Strict):
     noisy_preface: list[w.Preface]
     by_scenario: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording that replaces a kind's for one scenario, e.g. ``{events: {comparative:
-    [...]}}`` where a language words questions about things and about people apart."""
+    [...]}}`` where a language words questions about things and about people apart;
+    each entry checked as the kind's general wording is (``{who}`` optional in the
+    user's scenario), a problem reported at the entry (:func:`w.scenario_check`)."""
 
     by_pool: dict[str, PoolWording] = Field(default_factory=dict)
     """Wording that replaces a kind's (and :attr:`by_scenario`'s) for the entities of one
@@ -161,6 +171,26 @@ class Questions(_Strict):
     duration) is left out. A unit that is no key compares as the longest key it begins
     with (zh 个座位 as 个): a measure word and a noun. A schema's overlay may add or
     change entries."""
+
+    @field_validator("by_scenario")
+    @classmethod
+    def _scenario_tokens(cls, found: dict[str, dict[str, list[str]]]) -> Any:
+        problems = []
+        for scenario, keys in found.items():
+            for key, entries in keys.items():
+                try:
+                    check = w.scenario_check(scenario, key)
+                except ValueError as exc:
+                    problems.append(_problem((scenario, key), key, str(exc)))
+                    continue
+                for i, text in enumerate(entries):
+                    try:
+                        check(text)
+                    except ValueError as exc:
+                        problems.append(_problem((scenario, key, i), text, str(exc)))
+        if problems:
+            raise ValidationError.from_exception_data("by_scenario", problems)
+        return found
 
     def of_attribute(
         self,

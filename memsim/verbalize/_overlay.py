@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from memsim._yaml import safe_load
 from memsim.schema import Schema, yaml_position
 from memsim.verbalize._locale import LocaleData, load_locale, locale_dirs
 
@@ -41,12 +42,15 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 def overlay_of(schema: Schema) -> tuple[dict[str, Any], str]:
     """The schema's overlays per locale code and where they were written (for errors)."""
-    where = schema.source or f"schema {schema.name}"
-    raw = schema.locale_overlay
+    return _overlays(schema.locale_overlay, schema.source, schema.name)
+
+
+def _overlays(raw: Any, source: str | None, name: str) -> tuple[dict[str, Any], str]:
+    where = source or f"schema {name}"
     if raw is None:
         return {}, where
     if isinstance(raw, str):
-        path = _overlay_path(schema, raw)
+        path = (Path(source).parent if source else Path.cwd()) / raw
         try:
             raw = _read_overlay(str(path), _stamp(path))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -94,17 +98,45 @@ def schema_locale(schema: Schema) -> LocaleData:
 
 
 def _schema_locale(schema: Schema) -> LocaleData:
-    overlays, where = overlay_of(schema)
-    overlay = overlays.get(schema.locale)
+    return _locale_of(schema.locale, schema.locale_overlay, schema.source, schema.name)
+
+
+def _locale_of(code: str, raw: Any, source: str | None, name: str) -> LocaleData:
+    overlays, where = _overlays(raw, source, name)
+    overlay = overlays.get(code)
     if not overlay:
-        return load_locale(schema.locale)
+        return load_locale(code)
     dirs = tuple(str(d) for d in locale_dirs())  # the base file depends on them
     # where the overlay's keys are written: under `locale_overlay` in the schema, or at
     # the top of the overlay file
-    inline = not isinstance(schema.locale_overlay, str)
-    prefix = ("locale_overlay", schema.locale) if inline else (schema.locale,)
+    inline = not isinstance(raw, str)
+    prefix = ("locale_overlay", code) if inline else (code,)
     text = json.dumps(overlay, sort_keys=True, default=str)
-    return _merged(schema.locale, dirs, text, where, prefix)
+    return _merged(code, dirs, text, where, prefix)
+
+
+def overlay_problems(path: str) -> list[str]:
+    """The problems of the locale overlay of the schema file at ``path``, read from its
+    YAML as written (``locale``, ``locale_overlay``): for a schema that does not load,
+    so that `memsim schema validate` reports them beside the schema's own rather than
+    once those are fixed. Empty when the overlay is fine or cannot be told apart (no
+    readable file, no locale code: the schema's own problems say so)."""
+    try:
+        raw = safe_load(Path(path).read_text(encoding="utf-8"), path)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return []
+    if not isinstance(raw, dict) or not isinstance(raw.get("locale"), str):
+        return []
+    overlay = raw.get("locale_overlay")
+    if not isinstance(overlay, dict | str):
+        return []  # a wrong type is the schema's own problem
+    try:
+        _locale_of(raw["locale"], overlay, path, path)
+    except ValueError as exc:
+        if str(exc).startswith("no locale data"):
+            return []  # an unknown language: the schema's check says so
+        return str(exc).splitlines()
+    return []
 
 
 @lru_cache(maxsize=16)

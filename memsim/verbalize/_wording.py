@@ -96,12 +96,44 @@ HearsayLabel = Annotated[str, check(("label",), allowed=("kind",))]
 DomainLabel = Annotated[str, check(("label",))]
 Preface = Annotated[str, check(("question",))]
 Join = Annotated[str, check(("first", "second"))]
-Simple = Annotated[str, check(("label", "who"))]
-Conditional = Annotated[str, check(("label", "cond_value"), allowed=("group", "cond_label"))]
-Comparative = Annotated[str, check(("a", "b"), allowed=("label", "more"))]
-Aggregative = Annotated[str, check(("predicate",), allowed=("group", "label"))]
+KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "simple": (("label", "who"), ()),
+    "conditional": (("label", "cond_value"), ("group", "cond_label")),
+    "comparative": (("a", "b"), ("label", "more")),
+    "aggregative": (("predicate",), ("group", "label")),
+}
+"""The (required, allowed) tokens of each kind's general question wording."""
+Simple = Annotated[str, check(*KINDS["simple"])]
+Conditional = Annotated[str, check(*KINDS["conditional"])]
+Comparative = Annotated[str, check(*KINDS["comparative"])]
+Aggregative = Annotated[str, check(*KINDS["aggregative"])]
+USER = "user"
+"""The user's scenario, whose wording may say the user's own token as "I" or "my"."""
+USER_TOKENS = {"simple": ("who",), "comparative": ("b",)}
+"""The tokens naming the user (a comparison names the user second) that the user's
+scenario wording may leave out ("我的{label}是什么？", "Between {a} and me, ...")."""
+POST_PROCESSING = "post_processing."
+"""Prefix of a transform's wording by scenario (``post_processing.digit_sum``: filled
+with ``{label}`` and ``{k}``, the user's scenario only)."""
+
+
+def scenario_check(scenario: str, key: str) -> Callable[[str], str]:
+    """The check of one ``questions.by_scenario`` entry of ``scenario`` and ``key`` (a
+    kind of :data:`KINDS`, or a transform's ``post_processing.<name>``): the kind's
+    tokens, those of :data:`USER_TOKENS` optional in the user's scenario; ValueError
+    for a key nothing reads."""
+    if key.startswith(POST_PROCESSING):
+        return _checker(frozenset({"label"}), frozenset({"label", "k"}), False, False)
+    if key not in KINDS:
+        words = ", ".join([*KINDS, f"{POST_PROCESSING}<transform>"])
+        raise ValueError(f"{key!r} is worded by nothing (it words {words})")
+    required, allowed = (frozenset(t) for t in KINDS[key])
+    mine = frozenset(USER_TOKENS.get(key, ()) if scenario == USER else ())
+    return _checker(required - mine, required | allowed, False, False)
+
 
 __all__ = [
+    "KINDS",
     "Aggregative",
     "ChitChat",
     "Comparative",
@@ -115,5 +147,6 @@ __all__ = [
     "Preface",
     "Simple",
     "TwoFacts",
+    "scenario_check",
     "tokens_of",
 ]

@@ -85,6 +85,15 @@ def test_a_person_with_an_inner_comma_is_rejected_at_its_line(tmp_path: Path, pe
         ("questions.simple", "What is the {label} of {whom}?", r"lacks \{who\}"),
         ("two_facts", "{first}", r"lacks \{second\}"),
         ("hearsay", "Someone said {value", r"braces do not parse"),
+        # wording by scenario is checked as the kind's own is
+        ("questions.by_scenario.roles.simple", "What is the {label} of {whom}?", r"lacks \{who\}"),
+        (
+            "questions.by_scenario.user.simple",
+            "What is my {label} {x}?",
+            r"\{x\} is filled by nothing",
+        ),
+        ("questions.by_scenario.events.comparative", "Which is {more}, {a}?", r"lacks \{b\}"),
+        ("questions.by_scenario.roles.aggregative", "How many {group}?", r"lacks \{predicate\}"),
     ],
 )
 def test_malformed_wording_is_rejected(tmp_path: Path, key: str, entry: str, says: str) -> None:
@@ -130,3 +139,34 @@ def test_a_label_ending_in_a_comma_is_rejected_at_its_line(tmp_path: Path, writt
 def test_a_phrase_may_end_in_a_closing_bracket_of_any_script(phrase: str, bad: bool) -> None:
     # a held-out Chinese library schema's refer "那本《{title}》" was rejected
     assert (ends_badly(phrase) is not None) is bad
+
+
+def test_the_users_wording_by_scenario_may_leave_the_user_unnamed(tmp_path: Path) -> None:
+    # "我的{label}是什么？", "Between {a} and me, ...": the user is "I", not a {who} or {b}
+    code, out, _ = _validate(tmp_path, "questions.by_scenario.user.simple", ["What is my {label}?"])
+    assert code == 0, out
+    code, out, _ = _validate(
+        tmp_path, "questions.by_scenario.user.comparative", ["Is {a} or am I {more}?"]
+    )
+    assert code == 0, out
+    code, out, line = _validate(tmp_path, "questions.by_scenario.roles.simpel", ["{who}: {label}?"])
+    assert code == 2
+    assert re.search(
+        rf"workshop\.en\.yaml:{line - 1}:\d+: .*by_scenario\.roles\.simpel: .*worded by nothing",
+        out,
+    ), out
+
+
+def test_overlay_problems_are_reported_beside_the_schemas_own(tmp_path: Path) -> None:
+    """A schema that does not load had its overlay checked only once its own problems
+    were fixed: one round of fixes per file."""
+    _, _, _ = _validate(tmp_path, "hearsay", ["A maker said so."])
+    path = tmp_path / "workshop.en.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("format_version: 2") == 1
+    path.write_text(text.replace("format_version: 2", "format_version: 2\nbogus_key: 1"), "utf-8")
+    result = CliRunner().invoke(main, ["schema", "validate", str(path)])
+    assert result.exit_code == 2
+    out = result.output + (result.stderr or "")
+    assert "bogus_key" in out, out
+    assert re.search(r"workshop\.en\.yaml:\d+:\d+: locale_overlay 'en': hearsay\.0: .*lacks", out)
