@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 from memsim.sampling._random import _INIT_A, _INIT_B, _MULT_A, _MULT_B, _POOL, _words
 
 _MASK = 0xFFFFFFFF
+Pool = tuple[int, int, int, int]
 _MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
 
 
@@ -56,17 +57,30 @@ def _mix(x: int, y: int) -> int:
     return result ^ (result >> 16)
 
 
-def _absorb(pool: list[int], step: int, words: Sequence[int]) -> int:
-    """Mix entropy words past the pool's size into ``pool``; return the hash's step."""
+def _absorb(pool: Sequence[int], step: int, words: Sequence[int]) -> tuple[Pool, int]:
+    """Mix entropy words past the pool's size into ``pool``: the pool then and the hash's
+    step. Written out, as the hash is most of a stream's cost."""
+    p0, p1, p2, p3 = pool
+    a, m = _A, _MASK
     for word in words:
-        for dst in range(_POOL):
-            pool[dst] = _mix(pool[dst], _hashmix(word, step))
-            step += 1
-    return step
+        h = ((word ^ a[step]) * a[step + 1]) & m
+        r = (_MIX_L * p0 - _MIX_R * (h ^ (h >> 16))) & m
+        p0 = r ^ (r >> 16)
+        h = ((word ^ a[step + 1]) * a[step + 2]) & m
+        r = (_MIX_L * p1 - _MIX_R * (h ^ (h >> 16))) & m
+        p1 = r ^ (r >> 16)
+        h = ((word ^ a[step + 2]) * a[step + 3]) & m
+        r = (_MIX_L * p2 - _MIX_R * (h ^ (h >> 16))) & m
+        p2 = r ^ (r >> 16)
+        h = ((word ^ a[step + 3]) * a[step + 4]) & m
+        r = (_MIX_L * p3 - _MIX_R * (h ^ (h >> 16))) & m
+        p3 = r ^ (r >> 16)
+        step += 4
+    return (p0, p1, p2, p3), step
 
 
-def _absorbed(seed: int, prefix: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    """The pool and the hash's step once ``seed`` and the key's ``prefix`` are mixed in."""
+def _absorbed(seed: int) -> tuple[Pool, int]:
+    """The pool and the hash's step once ``seed`` is mixed in."""
     # numpy pads the seed's words with zeros to the pool's size when a key follows: the
     # zeros a seed of fewer words is hashed with here anyway
     run = _words(seed)
@@ -77,14 +91,20 @@ def _absorbed(seed: int, prefix: tuple[int, ...]) -> tuple[tuple[int, ...], int]
             if src != dst:
                 pool[dst] = _mix(pool[dst], _hashmix(pool[src], step))
                 step += 1
-    step = _absorb(pool, step, [*run[_POOL:], *(w for k in prefix for w in _words(k))])
-    return tuple(pool), step
+    return _absorb(pool, step, run[_POOL:])
 
 
-_prefixed = lru_cache(maxsize=1024)(_absorbed)
-""":func:`_absorbed` of a seed and a key's prefix, once: the same for every stream of
-them (a question's, ``(1, tid)``, shares ``(1,)`` with all the others). Not for a seed
-alone: the shuffles' seeds are drawn, and would only fill the cache."""
+@lru_cache(maxsize=1024)
+def _prefixed(seed: int, prefix: tuple[int, ...]) -> tuple[Pool, int]:
+    """The pool and the hash's step once a seed and a key's prefix (of numbers below
+    2**32) are mixed in, from the prefix one shorter's (remembered in turn): streams
+    share their seed's and their prefixes' part (a question's message stream ``(1,
+    tid, attempt)`` shares ``(1, tid)`` with its other attempts and ``(1,)`` with every
+    other question's). Only for streams with a key: the seeds of streams without one
+    (a trajectory's shuffle) are drawn, and would only fill the cache."""
+    if not prefix:
+        return _absorbed(seed)
+    return _absorb(*_prefixed(seed, prefix[:-1]), prefix[-1:])
 
 
 def seed_words(seed: int, key: Sequence[int] = ()) -> list[int]:
@@ -103,26 +123,14 @@ def seed_words(seed: int, key: Sequence[int] = ()) -> list[int]:
 
 
 def _hashed(seed: int, key: Sequence[int]) -> list[int]:
-    """:func:`seed_words` of a seed and key of :data:`_EXTRA` words or fewer in all. The
-    last entry of the key is mixed in here, the rest once per seed and prefix
-    (:func:`_prefixed`); written out, as the hash is most of a stream's cost."""
-    pool, step = _prefixed(seed, tuple(key[:-1])) if key else _absorbed(seed, ())
-    p0, p1, p2, p3 = pool
-    a, m = _A, _MASK
-    for word in key[-1:]:  # one word: below 2**32
-        h = ((word ^ a[step]) * a[step + 1]) & m
-        r = (_MIX_L * p0 - _MIX_R * (h ^ (h >> 16))) & m
-        p0 = r ^ (r >> 16)
-        h = ((word ^ a[step + 1]) * a[step + 2]) & m
-        r = (_MIX_L * p1 - _MIX_R * (h ^ (h >> 16))) & m
-        p1 = r ^ (r >> 16)
-        h = ((word ^ a[step + 2]) * a[step + 3]) & m
-        r = (_MIX_L * p2 - _MIX_R * (h ^ (h >> 16))) & m
-        p2 = r ^ (r >> 16)
-        h = ((word ^ a[step + 3]) * a[step + 4]) & m
-        r = (_MIX_L * p3 - _MIX_R * (h ^ (h >> 16))) & m
-        p3 = r ^ (r >> 16)
-        step += 4
+    """:func:`seed_words` of a seed and key of :data:`_EXTRA` words or fewer in all (the
+    key's numbers below 2**32). The last entry of the key is mixed in here, the rest
+    once per seed and prefix (:func:`_prefixed`)."""
+    if key:
+        (p0, p1, p2, p3), _ = _absorb(*_prefixed(seed, tuple(key[:-1])), key[-1:])
+    else:
+        (p0, p1, p2, p3), _ = _absorbed(seed)
+    m = _MASK
     out = []
     b = _B
     for i, v in enumerate((p0, p1, p2, p3, p0, p1, p2, p3)):  # 8 words of 32 bits
