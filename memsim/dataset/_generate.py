@@ -25,6 +25,7 @@ import numpy as np
 from memsim import __version__
 from memsim._gc import collect_rarely, few_collections
 from memsim._io import DATASET_FILE
+from memsim._streams import stream
 from memsim.profile import Profile, load_profile, read_manifest
 from memsim.qa import (
     KIND_ORDER,
@@ -136,7 +137,7 @@ def check_request(folder: Path, options: GenerateOptions) -> None:
 
 def trajectory_rng(seed: int, tid: int) -> np.random.Generator:
     """The stream trajectory ``tid`` draws its question (and its letters) from."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid)))
+    return stream(seed, (1, tid))
 
 
 def messages_rng(seed: int, tid: int, attempt: int) -> np.random.Generator:
@@ -146,7 +147,7 @@ def messages_rng(seed: int, tid: int, attempt: int) -> np.random.Generator:
     stands. Sharing one stream, the messages' draws were a function of the question
     drawn; at 30 questions per kind, 24 of 30 dealt abstention questions had their
     evidence among the first 5 messages (chance 15.6; p 0.001)."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, tid, attempt)))
+    return stream(seed, (1, tid, attempt))
 
 
 def _says_withheld(ctx: QAContext, profile: Profile, draft: Draft, messages: list[Message]) -> bool:

@@ -31,6 +31,8 @@ from typing import Literal
 
 import numpy as np
 
+from memsim._streams import stream
+
 STRATA_STREAM = 16
 """Spawn-key head of the decks (see :mod:`memsim.sampling` for the other streams)."""
 
@@ -165,10 +167,7 @@ def deck(seed: int, salt: int, number: int, n: int) -> tuple[int, ...]:
     stream, so a pure function of its arguments, kept once made (the ``n`` trajectories
     a deck deals to are consecutive, so a worker making them in turn shuffles it once,
     not once per trajectory and draw)."""
-    stream = np.random.default_rng(
-        np.random.SeedSequence(seed, spawn_key=(STRATA_STREAM, salt, number))
-    )
-    return tuple(int(i) for i in stream.permutation(n))
+    return tuple(int(i) for i in stream(seed, (STRATA_STREAM, salt, number)).permutation(n))
 
 
 def card_rng(
@@ -180,9 +179,7 @@ def card_rng(
     now = _CURRENT.get()
     if now is None or not dealing(hold, parts):
         return rng
-    return np.random.default_rng(
-        np.random.SeedSequence(now.seed, spawn_key=(STRATA_STREAM, salt, OWN + now.part, now.tid))
-    )
+    return stream(now.seed, (STRATA_STREAM, salt, OWN + now.part, now.tid))
 
 
 __all__ = [

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from memsim._streams import stream
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa._choices import normalise
 from memsim.qa._context import QAContext
@@ -150,9 +151,7 @@ def _outcome(profile: Profile, rng: np.random.Generator) -> tuple[bool, bool]:
         untold = balanced(rng, 4, UNTOLD_DECK, hold=FOREVER) == 0
         premise = balanced(rng, 2, PREMISE_DECK, every=4, hold=FOREVER) == 0
         return untold, premise
-    own = np.random.default_rng(
-        np.random.SeedSequence(profile.seed, spawn_key=(OUTCOME_STREAM, profile.index))
-    )
+    own = stream(profile.seed, (OUTCOME_STREAM, profile.index))
     return bool(own.random() < UNTOLD), bool(own.random() < FALSE_PREMISE)
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memsim._streams import weighted_sample
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import (
     Draft,
@@ -147,9 +148,8 @@ def _units(ctx: QAContext, profile: Profile, draft: Draft, rng: np.random.Genera
     topic = topic_noise(draft, sum(f.attribute in asked for _, f in spare))
     n_filler = min(max(1, n_filler - topic), len(spare))
     if n_filler:
-        picked = rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum())
-        for i in picked:
-            entity, fact = spare[int(i)]
+        for i in weighted_sample(rng, weights, n_filler):
+            entity, fact = spare[i]
             units.append(_Unit("filler", ((entity, fact),)))
     units = _pair_some(units, rng)
     lines = ctx.loc.chit_chat
@@ -256,10 +256,8 @@ def _noise(
         weights = filler_weights(
             rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), asked
         )
-        for i in rng.choice(
-            len(spare), size=min(need, len(spare)), replace=False, p=weights / weights.sum()
-        ):
-            entity, fact = spare[int(i)]
+        for i in weighted_sample(rng, weights, min(need, len(spare))):
+            entity, fact = spare[i]
             out.append(_Unit("noise", ((entity, fact),), source=life.id))
     return out
 
@@ -352,7 +350,16 @@ def _clock(
 
 def _gap(longest: int, rng: np.random.Generator) -> dt.timedelta:
     """Minutes between two messages: log-uniform from 15 to ``longest``."""
-    return dt.timedelta(minutes=int(np.exp(rng.uniform(np.log(15), np.log(longest)))))
+    low, high = _LOGS.get(longest) or _log_range(longest)
+    return dt.timedelta(minutes=int(np.exp(rng.uniform(low, high))))
+
+
+def _log_range(longest: int) -> tuple[float, float]:
+    return float(np.log(15)), float(np.log(longest))
+
+
+_LOGS = {longest: _log_range(longest) for longest in GAPS}
+"""The logarithms of :func:`_gap`'s bounds, once (numpy's, as float: the same values)."""
 
 
 def _asks_weekday(draft: Draft) -> bool:

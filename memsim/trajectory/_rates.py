@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim._streams import stream
 from memsim.profile import Profile
 from memsim.qa import ASSISTANT_KINDS, QA_KINDS, Draft, QAContext, QAKind, planned_scenarios
 from memsim.qa._strata import stratum
@@ -158,7 +159,7 @@ def draft_block(ctx: QAContext, block: Block) -> Tally:
     blocks, so workers can draft the blocks apart and :func:`rates_from` add them up."""
     name, scenario = block
     key = zlib.crc32(f"{name}/{scenario}".encode())
-    rng = np.random.default_rng(np.random.SeedSequence(RATE_SEED, spawn_key=(15, key)))
+    rng = stream(RATE_SEED, (15, key))
     kind = QA_KINDS.get(name)
     # as the plan asks them: a kind's questions are split evenly over the scenarios
     # the schema lets it ask, so a draft of a kind with many scenarios stands for

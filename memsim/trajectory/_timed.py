@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from memsim._streams import weighted_sample
 from memsim.profile import Entity, Fact, Profile
 from memsim.qa import Draft, Message, QAContext
 from memsim.qa._history import statements as history_statements
@@ -143,8 +144,8 @@ def _timed_units(
         weights = filler_weights(
             rates, (((e.kind, f.attribute), f.attribute) for e, f in spare), topic
         )
-        for i in rng.choice(len(spare), size=n_filler, replace=False, p=weights / weights.sum()):
-            plain.append(_Unit("filler", (spare[int(i)],)))
+        for i in weighted_sample(rng, weights, n_filler):
+            plain.append(_Unit("filler", (spare[i],)))
     plain = _pair_some(plain, rng)
     lines = ctx.loc.chit_chat
     plain += [
@@ -197,8 +198,7 @@ def _decoy_histories(
     weights = filler_weights(
         rates, (((e.kind, f.attribute), f.attribute) for e, f in changing), topic
     )
-    order = rng.choice(len(changing), size=len(changing), replace=False, p=weights / weights.sum())
-    shuffled = [changing[int(i)] for i in order]
+    shuffled = [changing[i] for i in weighted_sample(rng, weights, len(changing))]
     # the evidence's own scenario first (the user's other facts that changed, for a
     # question about the user), so that decoys speak of whom the evidence speaks of
     shuffled.sort(key=lambda ef: ef[0].scenario != draft.scenario)
