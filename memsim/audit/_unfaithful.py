@@ -23,7 +23,7 @@ import dataclasses
 import datetime as dt
 import re
 import string
-from collections.abc import Container
+from collections.abc import Callable, Container
 from functools import lru_cache
 from typing import Any
 
@@ -269,10 +269,21 @@ def _said_of_outsider(text: str, item: AuditItem, ctx: AuditContext, profile: Pr
     return False
 
 
-def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
-    """Why message ``m`` says more or other than its facts (None: it does not)."""
+@lru_cache(maxsize=1)
+def _assistant() -> tuple[
+    Callable[[str, LocaleData], bool], Callable[[str, LocaleData], str | None]
+]:
+    """memsim.history's test of its task and assistant lines and its unwrapping of a
+    lookup reply, imported on first use (not at import: memsim.history is the
+    generator's), once, not once per message."""
     from memsim.history._assistant import conversation_line, unwrap_found
 
+    return conversation_line, unwrap_found
+
+
+def _problem(m: dict[str, Any], item: AuditItem, ctx: AuditContext, profile: Profile) -> str | None:
+    """Why message ``m`` says more or other than its facts (None: it does not)."""
+    conversation_line, unwrap_found = _assistant()
     assert ctx.locale is not None
     ids = [str(f) for f in m.get("facts", ())]
     text, path = str(m.get("message")), m.get("verbalizer")
@@ -336,10 +347,14 @@ def messages_faithful(
     if profile is None:
         return None
     out = []
+    unseeded: bool | None = None  # read from the manifest once an item, when needed
     for m in item.messages:
-        if any(":" in str(f) for f in m.get("facts", ())) and ctx.generation_seed is None:
-            stats.counts["noise messages not checked (no seed)"] += 1
-            continue
+        if any(":" in str(f) for f in m.get("facts", ())):
+            if unseeded is None:
+                unseeded = ctx.generation_seed is None
+            if unseeded:
+                stats.counts["noise messages not checked (no seed)"] += 1
+                continue
         stats.counts["messages checked"] += 1
         why = _problem(m, item, ctx, profile)
         if why:
