@@ -62,8 +62,7 @@ def states(
     value = value_at(fact, when)
     if not stated(text, entity, fact, value, when, loc):
         return f"does not state {fact.id} = {value!r}"
-    template = schema.entities[entity.kind].refer.get(loc.code, "")
-    for name in refer_fields(template):
+    for name in _refer_names(schema, entity.kind, loc.code):
         named = entity.facts.get(name)
         if named is None or named.id == fact.id:
             continue
@@ -71,6 +70,20 @@ def states(
         if not stated(text, entity, named, shown, when, loc):
             return f"does not name {entity.id} ({name} {shown!r})"
     return None
+
+
+_REFER: dict[tuple[int, str, str], tuple[Schema, tuple[str, ...]]] = {}
+
+
+def _refer_names(schema: Schema, kind: str, code: str) -> tuple[str, ...]:
+    """:func:`refer_fields` of the kind's ``refer`` template in the locale: looked up
+    once per schema object, kind and locale, not once per fact (the schema is kept
+    with them, so its id is never reused for another)."""
+    hit = _REFER.get((id(schema), kind, code))
+    if hit is None or hit[0] is not schema:
+        names = refer_fields(schema.entities[kind].refer.get(code, ""))
+        hit = _REFER[id(schema), kind, code] = (schema, names)
+    return hit[1]
 
 
 def _own(profile: Profile, fact_id: str) -> tuple[Entity, Fact] | None:
@@ -99,23 +112,26 @@ def messages_state_facts(
     if profile is None:
         return None
     assert ctx.schema is not None and ctx.locale is not None
+    schema, loc, counts = ctx.schema, ctx.locale, stats.counts
     out = []
     for m in item.messages:
+        text: str | None = None  # the message's text and time, read at its first own fact
         for fid in m.get("facts", ()):
             own = _own(profile, str(fid))
             if own is None:
                 continue
-            stats.counts["facts checked"] += 1
-            why = states(str(m.get("message")), *own, _when(m), ctx.schema, ctx.locale)
+            counts["facts checked"] += 1
+            if text is None:
+                text, when = str(m.get("message")), _when(m)
+            why = states(text, *own, when, schema, loc)
             if why:
-                stats.counts["facts not stated"] += 1
-                text = str(m.get("message"))[:100]
+                counts["facts not stated"] += 1
                 out.append(
                     finding(
                         "messages_state_facts",
                         "error",
                         item,
-                        f"message {m.get('mid')} {why}: {text}",
+                        f"message {m.get('mid')} {why}: {text[:100]}",
                     )
                 )
     return out

@@ -10,6 +10,7 @@ day of the same Monday-Sunday week, "next" = the following week).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Iterator
@@ -40,10 +41,30 @@ class Guarded:
 
     pattern: re.Pattern[str]
     needs: tuple[tuple[str, ...], ...]
+    literals: tuple[str, ...] = dataclasses.field(init=False, compare=False, repr=False)
+    """The needs of one substring, tested with ``in``."""
+    probes: tuple[re.Pattern[str], ...] = dataclasses.field(init=False, compare=False, repr=False)
+    """The needs of several, each one alternation of its substrings escaped: it finds
+    a match exactly when one of them is in the text (and none when there are none),
+    scanned in C where a generator of ``in`` tests ran once per substring (850,000
+    steps on make dataset's audit)."""
+
+    def __post_init__(self) -> None:
+        single = tuple(a[0] for a in self.needs if len(a) == 1)
+        several = tuple(
+            re.compile("|".join(re.escape(x) for x in a) if a else "(?!)")
+            for a in self.needs
+            if len(a) != 1
+        )
+        object.__setattr__(self, "literals", single)
+        object.__setattr__(self, "probes", several)
 
     def finditer(self, folded: str) -> Iterator[re.Match[str]]:
-        for alternatives in self.needs:
-            if not any(a in folded for a in alternatives):
+        for literal in self.literals:
+            if literal not in folded:
+                return iter(())
+        for probe in self.probes:
+            if probe.search(folded) is None:
                 return iter(())
         return self.pattern.finditer(folded)
 

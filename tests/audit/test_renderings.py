@@ -70,3 +70,34 @@ def test_real_messages_of_two_facts(locale: str) -> None:
                 assert (text in asked) == (text in whole)
                 found += text in asked
     assert found > 100
+
+
+@pytest.mark.parametrize("locale", ["en", "zh"])
+def test_change_match_is_the_pattern_of_the_days(locale: str) -> None:
+    """The change-told pattern compiled once per number of days (the days written
+    before the text) matches as the one compiled with the days themselves: the same
+    opener and sentence, or no match, on real templates, dates that are prefixes of
+    one another, and random texts around them."""
+    from memsim.audit._unfaithful import _change_match, _change_pattern
+
+    loc = schema_locale(load_schema(ROOT / "schemas" / f"daily_life.{locale}.yaml"))
+    rng = random.Random(5)
+    days = ["May 3, 2025", "May 31, 2025", "2025年5月3日", "2025年5月31日", "3", "x.y"]
+    bits = ["I moved", " on ", "My job: chef.", "Quick update: ", "，", "。", "7", " ", "a"]
+    matched = 0
+    for _ in range(4000):
+        template = rng.choice(loc.history.change_told)
+        chosen = tuple(sorted(rng.sample(days, rng.randint(1, 3))))
+        filled = template.format(
+            cause=rng.choice(["a move", "the new job", "搬家", "x"]),
+            date=rng.choice(chosen),
+            sentence="".join(rng.choice(bits) for _ in range(rng.randint(1, 4))),
+        )
+        text = rng.choice(["", "Hey: ", "7 "]) + filled + rng.choice(["", ".", " 7"])
+        old = _change_pattern(template, chosen).fullmatch(text)
+        new = _change_match(template, chosen, text)
+        assert (old is None) == (new is None), text
+        if old is not None and new is not None:
+            matched += 1
+            assert (old["opener"], old["sentence"]) == (new["opener"], new["sentence"]), text
+    assert matched > 1000
