@@ -188,8 +188,11 @@ def kind_table(
     ``CV_SE_FACTOR`` for the fitted models' own sampling), its pairs and the
     trajectories they come from (kinds with no pair left out)."""
     table: dict[str, dict[str, float]] = {}
-    for kind in [*sorted(set(kinds.tolist())), "all"]:
-        mask = np.ones(len(y), bool) if kind == "all" else kinds == kind
+    # each kind's rows by an integer code (np.unique sorts the names as sorted() does),
+    # not by comparing every row's name with each kind's
+    names, codes = np.unique(kinds, return_inverse=True)
+    for code, kind in [*enumerate(names), (-1, "all")]:
+        mask = np.ones(len(y), bool) if kind == "all" else codes == code
         value, se, pairs = within_auc(scores[mask], y[mask], groups[mask])
         if pairs:
             table[kind] = {
@@ -216,7 +219,5 @@ def _paired(y: np.ndarray, groups: np.ndarray, trajectories: np.ndarray) -> int:
     of one trajectory share its messages: a test's 42 pairs from at most 18 trajectories
     read 0.71, an error by their count, while seeds of such small runs spread by
     +-0.15)."""
-    both = set(groups[y == 1].tolist()) & set(groups[y == 0].tolist())
-    return len(
-        {int(t) for g, t in zip(groups.tolist(), trajectories.tolist(), strict=True) if g in both}
-    )
+    both = np.intersect1d(groups[y == 1], groups[y == 0])
+    return len(np.unique(trajectories[np.isin(groups, both)]))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memsim._registry import Registry, registry
-from memsim.audit._context import NEEDS, AuditContext
+from memsim.audit._context import NEEDS, PREFETCH, AuditContext
 from memsim.audit._report import AuditReport, CheckResult
 from memsim.audit._types import AuditInputError, AuditItem, CheckStats, Finding, finding
 
@@ -192,20 +192,26 @@ def _run_checks_once(
     # what it reads of each run is looked up once, and an empty list of findings is
     # not walked
     visits = [(result, result.stats, run.visit) for result, run in runs if run is not None]
-    for item in items:
-        report.items += 1
-        report.messages += len(item.messages)
-        for result, stats, visit in visits:
-            try:
-                found = visit(item)
-                if found is not None:
-                    stats.items += 1
-                    if found:
-                        result.extend(found, cap)
-            except AuditInputError:
-                raise  # bad input (a missing profile) stops the audit: exit 2
-            except Exception as exc:
-                result.add(_crash(result.name, item, exc), cap)
+    # the profiles are read ahead only for checks that read them (a run of checks
+    # that need none reads none, as before)
+    store = ctx.profiles if any("profiles" in c.needs for c in checks) else None
+    for batch in _batches(items, PREFETCH):
+        if store is not None:
+            store.prefetch([item.profile_id for item in batch])
+        for item in batch:
+            report.items += 1
+            report.messages += len(item.messages)
+            for result, stats, visit in visits:
+                try:
+                    found = visit(item)
+                    if found is not None:
+                        stats.items += 1
+                        if found:
+                            result.extend(found, cap)
+                except AuditInputError:
+                    raise  # bad input (a missing profile) stops the audit: exit 2
+                except Exception as exc:
+                    result.add(_crash(result.name, item, exc), cap)
     for result, run in runs:
         if run is None:
             continue
@@ -215,6 +221,18 @@ def _run_checks_once(
             result.add(_crash(result.name, None, exc), ctx.options.max_findings)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def _batches(items: Iterable[AuditItem], size: int) -> Iterator[list[AuditItem]]:
+    """The items in lists of ``size`` (the last may be shorter), in order."""
+    batch: list[AuditItem] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _crash(name: str, item: AuditItem | None, exc: Exception) -> Finding:

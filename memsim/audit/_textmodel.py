@@ -26,6 +26,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,15 +42,23 @@ RIDGE = 1.0
 STEPS = 300
 POWER_STEPS = 20
 _WORD = re.compile(r"[^\W\d_]+|\d+")
+_CJK_RUN = re.compile(f"(?:{CJK.pattern})+")
 
 
 def tokens(text: str) -> list[str]:
     """Words (Latin and digits) and character bigrams of CJK runs, case-folded."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _tokens(text: str) -> tuple[str, ...]:
+    # remembered: the blind classifier tokenises the same options again and again
+    # (18,000 options of about 2,000 texts on make dataset's data)
     folded = fold(text)
     out = [w for w in _WORD.findall(folded) if not CJK.match(w)]
-    for run in re.findall(f"(?:{CJK.pattern})+", folded):
+    for run in _CJK_RUN.findall(folded):
         out += [run[i : i + 2] for i in range(max(len(run) - 1, 1))]
-    return out
+    return tuple(out)
 
 
 def bucket(token: str) -> int:
