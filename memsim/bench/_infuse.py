@@ -37,7 +37,7 @@ from itertools import compress
 import numpy as np
 from numpy.typing import NDArray
 
-from memsim.bench._draws import draw_bounded
+from memsim.bench._draws import draw_bounded, floyd_bounds, floyd_sample
 from memsim.bench._pool import NoisePool
 from memsim.bench._times import TimeFormat
 from memsim.bench._types import BenchItem, Labels, Message, Query
@@ -221,8 +221,32 @@ class _Noise:
         rng: np.random.Generator,
     ) -> None:
         bounds = pool.phrasing_bounds(codes)
+        plans = [floyd_bounds(cap, run) for cap, run in zip(caps, runs, strict=True) if run]
+        if None in plans:
+            picks, self.choices = self._gap_by_gap(caps, runs, codes, bounds, rng)
+        else:
+            picks, self.choices = self._at_once(caps, runs, plans, bounds.tolist(), rng)
+        # every gap's free minutes numbered in one sequence: picks of a gap stay among
+        # its own numbers, so one sort orders each gap's picks as its own sort did
+        numbers = np.sort(picks)
+        lengths = np.array([n for seg in gaps for _, n in seg], dtype=np.int64)
+        starts = np.array([s for seg in gaps for s, _ in seg], dtype=np.int64)
+        ends = np.cumsum(lengths)
+        seg = np.searchsorted(ends, numbers, side="right")
+        self.minutes: NDArray[np.int64] = starts[seg] + numbers - (ends[seg] - lengths[seg])
+
+    @staticmethod
+    def _gap_by_gap(
+        caps: list[int],
+        runs: list[int],
+        codes: NDArray[np.int64],
+        bounds: NDArray[np.int64],
+        rng: np.random.Generator,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Each gap's picks among its free minutes (offset by the gaps before it) and
+        its phrasings, drawn as pick_minutes and render_codes draw them."""
         facts = (codes >= 0).tolist()
-        self.choices = np.zeros(len(codes), dtype=np.int64)
+        choices = np.zeros(len(codes), dtype=np.int64)
         picks: list[NDArray[np.int64]] = []
         offset, used = 0, 0
         for cap, run in zip(caps, runs, strict=True):
@@ -230,17 +254,41 @@ class _Noise:
                 picks.append(rng.choice(cap, size=run, replace=False) + offset)
                 stop = used + run
                 moving = list(compress(range(used, stop), facts[used:stop]))
-                self.choices[moving] = draw_bounded(rng, bounds[moving].tolist())
+                choices[moving] = draw_bounded(rng, bounds[moving].tolist())
                 used = stop
             offset += cap
-        # every gap's free minutes numbered in one sequence: picks of a gap stay among
-        # its own numbers, so one sort orders each gap's picks as its own sort did
-        numbers = np.sort(np.concatenate(picks))
-        lengths = np.array([n for seg in gaps for _, n in seg], dtype=np.int64)
-        starts = np.array([s for seg in gaps for s, _ in seg], dtype=np.int64)
-        ends = np.cumsum(lengths)
-        seg = np.searchsorted(ends, numbers, side="right")
-        self.minutes: NDArray[np.int64] = starts[seg] + numbers - (ends[seg] - lengths[seg])
+        return np.concatenate(picks), choices
+
+    @staticmethod
+    def _at_once(
+        caps: list[int],
+        runs: list[int],
+        plans: list[list[int] | None],
+        bounds: list[int],
+        rng: np.random.Generator,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """:meth:`_gap_by_gap` in one :func:`draw_bounded` call: every draw it makes is
+        a bounded 32-bit draw (rng.choice's Floyd draws and shuffle, then the
+        phrasings, gap after gap), so all are drawn at once, in that order, and each
+        gap's picks are found from its Floyd draws (:func:`floyd_sample`)."""
+        order: list[int] = []
+        used = 0
+        for plan, run in zip(plans, [r for r in runs if r], strict=True):
+            order += plan or ()
+            order += bounds[used : used + run]  # a chit-chat line's bound is 1
+            used += run
+        values = draw_bounded(rng, order)
+        picks: list[int] = []
+        choices: list[int] = []
+        offset, at = 0, 0
+        for cap, run in zip(caps, runs, strict=True):
+            if run:
+                picks += [offset + m for m in floyd_sample(cap, run, values[at : at + run])]
+                at += 2 * run - 1  # Floyd's draws, then the shuffle's
+                choices += values[at : at + run]
+                at += run
+            offset += cap
+        return np.asarray(picks, dtype=np.int64), np.asarray(choices, dtype=np.int64)
 
     def stamps(self, fmt: TimeFormat, at: list[int]) -> list[str]:
         """The times as ``fmt`` writes them (gap by gap if the minutes do not ascend

@@ -359,9 +359,14 @@ def test_infuse_draws_noise_as_gap_by_gap(dataset_dir: Path, en_pool: NoisePool)
     allowed = list(range(len(en_pool.entities)))
     cases = [(i, r) for i, r in source.items()][::3]
     cases.append((-1, item(["2024-04-01T10:00", "2024-04-01T09:00"], "2024-04-09T10:00", [0])))
+    # a gap of 20 days holding most of 1000x noise: rng.choice shuffles the tail there
+    days = item(
+        ["2024-04-01T10:00", "2024-04-21T10:00", "2024-04-21T11:00"], "2024-04-21T12:00", [0]
+    )
+    cases.append((-2, days))
     for index, raw in cases:
-        for level in (2, 10, 100):
-            a, b = (np.random.default_rng([index + 1, level]) for _ in "ab")
+        for level in (2, 10, 100, *((1000,) if index == -2 else ())):
+            a, b = (np.random.default_rng([index + 2, level]) for _ in "ab")
             out = infuse(raw, level, fmt, en_pool, allowed, a)
             want = _infused_gap_by_gap(raw, level, fmt, en_pool, b)
             assert [tuple(m) for m in out.messages] == want
