@@ -63,3 +63,29 @@ def _lemire(rng: np.random.Generator, bounds: NDArray[np.uint64]) -> NDArray[np.
     state["uinteger"] = int(raw[-1] >> _SHIFT) if need % 2 == 1 else 0
     generator.state = state
     return scaled >> _SHIFT
+
+
+FLOYD_UP_TO = 10_000
+"""``Generator.choice(n, k, replace=False)`` takes Floyd's algorithm when ``n`` is at
+most this, or ``k`` at most ``n // 50`` (else it shuffles the tail of ``range(n)``)."""
+
+
+def floyd_bounds(population: int, size: int) -> list[int] | None:
+    """The bounds of the draws ``rng.choice(population, size, replace=False)`` makes,
+    in order, each as ``int(rng.integers(bound))`` would draw it (a bound of 1 draws
+    nothing): Floyd's ``size`` draws below ``j + 1`` for ``j`` from
+    ``population - size`` up, then the shuffle of its result, below ``i + 1`` for
+    ``i`` from ``size - 1`` down to 1. None when choice would shuffle the tail."""
+    if population > FLOYD_UP_TO and size > population // 50:
+        return None
+    return [*range(population - size + 1, population + 1), *range(size, 1, -1)]
+
+
+def floyd_sample(population: int, size: int, draws: Sequence[int]) -> set[int]:
+    """The values ``rng.choice(population, size, replace=False)`` returns (as a set:
+    the shuffle only orders them), from its first ``size`` draws (:func:`floyd_bounds`):
+    each draw is taken unless it was taken before, when ``j`` is taken instead."""
+    chosen: set[int] = set()
+    for j, t in zip(range(population - size, population), draws, strict=False):
+        chosen.add(j if t in chosen else t)
+    return chosen

@@ -105,7 +105,9 @@ class EmbeddingMemory(Memory):
 
     def __init__(self, k: int = DEFAULT_K, encoder: Any = None) -> None:
         super().__init__(k)
-        self.encoder = encoder if encoder is not None else self.load_encoder()
+        self._encoder = encoder
+        if encoder is None:
+            self.check_encoder()  # a missing extra is said now, not mid-run
         self.batches = encoder is None
         """Whether the engine is given many texts at once (only the bundled one is)."""
         self._cache: tuple[dict[str, int], dict[str, int]] = ({}, {})
@@ -120,8 +122,22 @@ class EmbeddingMemory(Memory):
         self._fresh: dict[str, NDArray[np.float32]] = {}
         """Passages embedded in a batch, until :meth:`_row` files them."""
 
+    @property
+    def encoder(self) -> Any:
+        """The model, loaded when a text is first embedded: a run whose texts are all in
+        the vector cache never loads it (the static model's load was 2.3 s CPU of
+        ``memsim bench``'s serial start-up). Workers forked before that load their own."""
+        if self._encoder is None:
+            self._encoder = self.load_encoder()
+        return self._encoder
+
     def load_encoder(self) -> Any:
         return load_encoder()
+
+    def check_encoder(self) -> None:
+        """Raise :class:`MissingExtraError` if the model cannot be loaded here."""
+        if not embedding_available():
+            load_encoder()
 
     def model_key(self) -> str:
         """What the vectors depend on: the model and its engine's version."""

@@ -32,10 +32,12 @@ import datetime as dt
 import math
 from bisect import bisect_right
 from functools import partial
+from itertools import compress
 
 import numpy as np
 from numpy.typing import NDArray
 
+from memsim.bench._draws import draw_bounded, floyd_bounds, floyd_sample
 from memsim.bench._pool import NoisePool
 from memsim.bench._times import TimeFormat
 from memsim.bench._types import BenchItem, Labels, Message, Query
@@ -86,14 +88,24 @@ def sample_composition(total: int, caps: list[int], rng: np.random.Generator) ->
         cum = np.concatenate(([0.0], np.cumsum(ways[i + 1])))
         row = np.maximum(cum[s + 1] - cum[np.maximum(s - caps[i], 0)], 0.0)
         ways[i] = row / row.max()
-    room_after = np.concatenate((np.cumsum(caps[::-1])[::-1][1:], [0]))
+    room_after = np.concatenate((np.cumsum(caps[::-1])[::-1][1:], [0])).tolist()
+    # Each gap's count is drawn as rng.choice(len(xs), p=weights / weights.sum()) draws
+    # it: one uniform double, placed in the normalised cumulative sum of p. The doubles
+    # are drawn at once (the same ones, in the same order) and the search is made here:
+    # rng.choice's checks of p cost more than the draw.
+    uniforms = rng.random(g).tolist()
     out, left = [], total
     for i in range(g):
         lo, hi = max(0, left - int(room_after[i])), min(caps[i], left)
-        xs = np.arange(lo, hi + 1)
-        weights = ways[i + 1][left - xs]
-        weights = weights if weights.sum() > 0 else np.ones(len(xs))
-        x = int(xs[rng.choice(len(xs), p=weights / weights.sum())])
+        if lo == hi:  # one choice: its draw is made, and picks it
+            x = lo
+        else:
+            # ways[i + 1][left - xs] for xs = lo..hi, contiguous (so summed in that order)
+            weights = ways[i + 1][left - hi : left - lo + 1][::-1].copy()
+            weights = weights if weights.sum() > 0 else np.ones(len(weights))
+            cdf = (weights / weights.sum()).cumsum()
+            cdf /= cdf[-1]
+            x = lo + int(cdf.searchsorted(uniforms[i], side="right"))
         out.append(x)
         left -= x
     return out
@@ -153,36 +165,155 @@ def infuse(
     times = [minutes(_parse(fmt, t.time, key)) for t in real]
     asked = minutes(_parse(fmt, raw.qa.time, key))
     gaps = gap_segments(times, asked, noise_count)
-    runs = sample_composition(noise_count, [sum(c for _, c in seg) for seg in gaps], rng)
+    caps = [sum(c for _, c in seg) for seg in gaps]
+    runs = sample_composition(noise_count, caps, rng)
     codes = pool.draw_codes(noise_count, allowed, rng)
+    noise = _Noise(gaps, caps, runs, codes, pool, rng)
+    texts = pool.texts_at(codes, noise.minutes, noise.choices)
+    at = noise.minutes.tolist()
+    stamps = noise.stamps(fmt, at)
     messages: list[Message] = []
-    noise: set[int] = set()
     new_evidence: set[int] = set()
     used = 0
-    for gap, (segments, run) in enumerate(zip(gaps, runs, strict=True)):
+    for gap, run in enumerate(runs):
         if run:
             # the place of the real message nearest in time (the earlier one on a tie):
             # before the middle of the gap, the one before it, after it the one after
             before = real[max(gap - 1, 0)].place
             after = real[min(gap, len(real) - 1)].place
             middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
-            start = len(messages)
-            picked = pick_minutes(segments, run, rng)
-            texts = pool.render_codes(codes[used : used + run], picked, rng)
+            start, stop = len(messages), used + run
             # the minutes ascend: those up to the middle take the earlier place
-            early = bisect_right(picked, middle)
+            early = bisect_right(at, middle, used, stop) - used
             places = [before] * early + [after] * (run - early)
-            stamps = fmt.render_minutes(picked)
             messages += map(
-                _MESSAGE, zip(range(start, start + run), texts, stamps, places, strict=True)
+                _MESSAGE,
+                zip(
+                    range(start, start + run),
+                    texts[used:stop],
+                    stamps[used:stop],
+                    places,
+                    strict=True,
+                ),
             )
-            noise.update(range(start, len(messages)))
-            used += run
+            used = stop
         if gap < len(real):
             if gap in evidence:
                 new_evidence.add(len(messages))
             messages.append(_real(len(messages), real[gap]))
-    return _item(raw, key, messages, new_evidence, noise)
+    return _item(raw, key, messages, new_evidence, noise.ids(runs))
+
+
+class _Noise:
+    """A trajectory's noise minutes and phrasings, drawn gap by gap as
+    :func:`pick_minutes` then :meth:`NoisePool.render_codes` draw them (the same
+    draws, in the same order), with the rest made once for the whole trajectory: the
+    minutes mapped from the gaps' free-minute numbers in one search, the texts looked
+    up and the times rendered in one call each."""
+
+    def __init__(
+        self,
+        gaps: list[list[tuple[int, int]]],
+        caps: list[int],
+        runs: list[int],
+        codes: NDArray[np.int64],
+        pool: NoisePool,
+        rng: np.random.Generator,
+    ) -> None:
+        bounds = pool.phrasing_bounds(codes)
+        plans = [floyd_bounds(cap, run) for cap, run in zip(caps, runs, strict=True) if run]
+        if None in plans:
+            picks, self.choices = self._gap_by_gap(caps, runs, codes, bounds, rng)
+        else:
+            picks, self.choices = self._at_once(caps, runs, plans, bounds.tolist(), rng)
+        # every gap's free minutes numbered in one sequence: picks of a gap stay among
+        # its own numbers, so one sort orders each gap's picks as its own sort did
+        numbers = np.sort(picks)
+        lengths = np.array([n for seg in gaps for _, n in seg], dtype=np.int64)
+        starts = np.array([s for seg in gaps for s, _ in seg], dtype=np.int64)
+        ends = np.cumsum(lengths)
+        seg = np.searchsorted(ends, numbers, side="right")
+        self.minutes: NDArray[np.int64] = starts[seg] + numbers - (ends[seg] - lengths[seg])
+
+    @staticmethod
+    def _gap_by_gap(
+        caps: list[int],
+        runs: list[int],
+        codes: NDArray[np.int64],
+        bounds: NDArray[np.int64],
+        rng: np.random.Generator,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Each gap's picks among its free minutes (offset by the gaps before it) and
+        its phrasings, drawn as pick_minutes and render_codes draw them."""
+        facts = (codes >= 0).tolist()
+        choices = np.zeros(len(codes), dtype=np.int64)
+        picks: list[NDArray[np.int64]] = []
+        offset, used = 0, 0
+        for cap, run in zip(caps, runs, strict=True):
+            if run:
+                picks.append(rng.choice(cap, size=run, replace=False) + offset)
+                stop = used + run
+                moving = list(compress(range(used, stop), facts[used:stop]))
+                choices[moving] = draw_bounded(rng, bounds[moving].tolist())
+                used = stop
+            offset += cap
+        return np.concatenate(picks), choices
+
+    @staticmethod
+    def _at_once(
+        caps: list[int],
+        runs: list[int],
+        plans: list[list[int] | None],
+        bounds: list[int],
+        rng: np.random.Generator,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """:meth:`_gap_by_gap` in one :func:`draw_bounded` call: every draw it makes is
+        a bounded 32-bit draw (rng.choice's Floyd draws and shuffle, then the
+        phrasings, gap after gap), so all are drawn at once, in that order, and each
+        gap's picks are found from its Floyd draws (:func:`floyd_sample`)."""
+        order: list[int] = []
+        used = 0
+        for plan, run in zip(plans, [r for r in runs if r], strict=True):
+            order += plan or ()
+            order += bounds[used : used + run]  # a chit-chat line's bound is 1
+            used += run
+        values = draw_bounded(rng, order)
+        picks: list[int] = []
+        choices: list[int] = []
+        offset, at = 0, 0
+        for cap, run in zip(caps, runs, strict=True):
+            if run:
+                picks += [offset + m for m in floyd_sample(cap, run, values[at : at + run])]
+                at += 2 * run - 1  # Floyd's draws, then the shuffle's
+                choices += values[at : at + run]
+                at += run
+            offset += cap
+        return np.asarray(picks, dtype=np.int64), np.asarray(choices, dtype=np.int64)
+
+    def stamps(self, fmt: TimeFormat, at: list[int]) -> list[str]:
+        """The times as ``fmt`` writes them (gap by gap if the minutes do not ascend
+        across gaps: a gap between real messages out of order gets no noise, but
+        those around it may)."""
+        if len(at) < 2 or bool(np.all(np.diff(self.minutes) > 0)):
+            return fmt.render_minutes(at)
+        out: list[str] = []
+        start = 0
+        for i in range(1, len(at) + 1):
+            if i == len(at) or at[i] < at[i - 1]:
+                out += fmt.render_minutes(at[start:i])
+                start = i
+        return out
+
+    @staticmethod
+    def ids(runs: list[int]) -> set[int]:
+        """The positions of the noise messages among all (gap ``g``'s run follows ``g``
+        real messages)."""
+        out: set[int] = set()
+        position = 0
+        for run in runs:
+            out.update(range(position, position + run))
+            position += run + 1
+        return out
 
 
 def _parse(fmt: TimeFormat, text: str, key: str) -> dt.datetime:

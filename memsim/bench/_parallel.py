@@ -12,9 +12,11 @@ latencies are measured). There are :data:`CHUNKS` chunks per worker, not one sli
 each, so that both cores stay busy to the end: a trajectory's cost depends on its QA
 kind, and a dataset holds its kinds in runs (with two halves, the first half of
 ``make bench``'s data took 10% more CPU than the second). Workers are forked: they
-inherit the trajectories, the noise pool, the token counter and the mechanisms (the
-models' weights) instead of building their own. Only non-LLM readers run in workers:
-an LLM reader's client (its connections, its concurrency bound) belongs to one process.
+inherit the trajectories, the noise pool, the token counter and the mechanisms (with
+the models' weights if the parent loaded them; a model is loaded on first use, and a
+warm vector cache never needs one) instead of building their own. Only non-LLM
+readers run in workers: an LLM reader's client (its connections, its concurrency
+bound) belongs to one process.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from memsim.verbalize import (
     schema_locale,
     value_at,
 )
-from memsim.verbalize._render import template_fields
+from memsim.verbalize._render import RELATIVE_HORIZON_DAYS, template_fields
 
 NOISE_START = 2 * 10**9
 NOISE_PROFILES = 60
@@ -64,6 +64,8 @@ _PHRASINGS = 1 << 8
 """Phrasings a fact may have for :meth:`NoisePool.render_codes`'s keys (more: one by one)."""
 _MOMENT_BITS = 33
 """Room in a key for a minute after 1970 (+1): until about the year 18,000."""
+_NEVER = 1 << 40
+"""A day no date-time falls on (the event days of a fact that names none)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,9 @@ class NoisePool:
         self._phrasings = np.zeros(len(self._fact_index), dtype=np.int64)
         """Each fact's phrasing count (0: not yet known) and what its text depends on."""
         self._depends = np.zeros(len(self._fact_index), dtype=np.int64)
+        self._first_event = np.full(len(self._fact_index), _NEVER, dtype=np.int64)
+        self._last_event = np.full(len(self._fact_index), -_NEVER, dtype=np.int64)
+        """A BY_DATE fact's first and last date-time, as days after 1970 (texts_at)."""
         self._by_code: dict[int, str] = {}
         """Texts by their :meth:`_code_keys` key (chit-chat lines by their code)."""
         self._shapes: dict[tuple[int, int], tuple[int, int]] = {}
@@ -267,29 +272,76 @@ class NoisePool:
     ) -> list[str]:
         """``render_run([spec(c) for c in codes], minutes, rng)``: the same draws and
         texts, with the keys of the remembered texts made as arrays."""
+        bounds = self.phrasing_bounds(codes)
+        facts = codes >= 0
+        choices = np.zeros(len(codes), dtype=np.int64)
+        choices[facts] = draw_bounded(rng, bounds[facts].tolist())
+        return self.texts_at(codes, np.asarray(minutes, dtype=np.int64), choices)
+
+    def phrasing_bounds(self, codes: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each code's number of phrasings (its draw is ``rng.integers(bound)``; a
+        chit-chat line's bound is 1: it draws nothing)."""
         facts = codes >= 0
         fact_codes = codes[facts]
         unknown = fact_codes[self._phrasings[fact_codes] == 0]
-        for code in np.unique(unknown).tolist():
-            e, f = self._fact_entity[code], self._fact_index[code]
-            known = self._shapes.get((e, f))
-            if known is None:
-                known = self._shapes[e, f] = self._shape(e, f)
-            self._phrasings[code], self._depends[code] = known
-        bounds = self._phrasings[fact_codes]
-        early = len(minutes) and min(minutes) < 0
-        if early or (len(bounds) and int(bounds.max()) >= _PHRASINGS):  # keys would collide
-            return self.render_run([self.spec(c) for c in codes.tolist()], minutes, rng)
-        choices = np.asarray(draw_bounded(rng, bounds.tolist()), dtype=np.int64)
-        keys = codes.copy()
-        at = np.asarray(minutes, dtype=np.int64)[facts]
+        if len(unknown):
+            for code in np.unique(unknown).tolist():
+                e, f = self._fact_entity[code], self._fact_index[code]
+                known = self._shapes.get((e, f))
+                if known is None:
+                    known = self._shapes[e, f] = self._shape(e, f)
+                self._phrasings[code], self._depends[code] = known
+        bounds = np.ones(len(codes), dtype=np.int64)
+        bounds[facts] = self._phrasings[fact_codes]
+        return bounds
+
+    def texts_at(
+        self, codes: NDArray[np.int64], minutes: NDArray[np.int64], choices: NDArray[np.int64]
+    ) -> list[str]:
+        """The texts of ``codes`` said at ``minutes`` in the drawn phrasings ``choices``
+        (0 for chit-chat), after :meth:`phrasing_bounds` has seen the codes: what
+        :meth:`render_run` makes of them once it has drawn those phrasings.
+
+        Texts are looked up by a key made as arrays: the fact, its phrasing and what
+        its text depends on. A dated fact's text depends on its message's day only
+        through how each of its date-times is said then (:func:`relative_form`), which
+        is "by its date" unless one falls 1 to 13 days after that day: such days share
+        one key (most days, so most dated texts are found, not made)."""
+        facts = codes >= 0
+        fact_codes = codes[facts]
+        if (len(minutes) and int(minutes.min()) < 0) or (
+            len(fact_codes) and int(self._phrasings[fact_codes].max()) >= _PHRASINGS
+        ):  # the keys would collide: one by one
+            each = zip(codes.tolist(), minutes.tolist(), choices.tolist(), strict=True)
+            return [self._text_at(c, m, k) for c, m, k in each]
+        at = minutes[facts]
+        day = at // DAY
         depends = self._depends[fact_codes]
-        moment = np.where(depends == STATIC, 0, np.where(depends == BY_DATE, at // DAY, at) + 1)
-        keys[facts] = ((fact_codes * _PHRASINGS + choices) << _MOMENT_BITS) + moment
+        near = (self._last_event[fact_codes] > day) & (
+            self._first_event[fact_codes] <= day + RELATIVE_HORIZON_DAYS
+        )
+        moment = np.where(
+            depends == STATIC,
+            0,
+            np.where(depends == BY_DATE, np.where(near, day + 1, 0), at + 1),
+        )
+        keys = codes.copy()
+        keys[facts] = ((fact_codes * _PHRASINGS + choices[facts]) << _MOMENT_BITS) + moment
         texts: list[str | None] = list(map(self._by_code.get, keys.tolist()))
         if None in texts:
-            self._fill(texts, keys, codes, choices, facts, minutes)
+            self._fill(texts, keys, codes, choices, minutes)
         return texts  # type: ignore[return-value]  # _fill left no None
+
+    def _text_at(self, code: int, minute: int, choice: int) -> str:
+        """:meth:`render_run`'s text of one code in phrasing ``choice``."""
+        if code < 0:
+            return self.chit_chat[-code - 1]
+        e, f = self._fact_entity[code], self._fact_index[code]
+        depends = int(self._depends[code])
+        moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
+        key = (e, f, choice, moment)
+        text = self._texts.get(key)
+        return text if text is not None else self._render_new(key, _time(minute))
 
     def _fill(
         self,
@@ -297,27 +349,14 @@ class NoisePool:
         keys: NDArray[np.int64],
         codes: NDArray[np.int64],
         choices: NDArray[np.int64],
-        facts: NDArray[np.bool_],
-        minutes: Sequence[int],
+        minutes: NDArray[np.int64],
     ) -> None:
-        """The texts :meth:`render_codes` did not find, made as :meth:`render_run` makes
+        """The texts :meth:`texts_at` did not find, made as :meth:`render_run` makes
         them (and remembered by their keys)."""
         if len(self._by_code) >= TEXT_CACHE:
             self._by_code.clear()
-        choice_at = np.cumsum(facts) - 1  # position of each message among the facts
         for i in [i for i, t in enumerate(texts) if t is None]:
-            code = int(codes[i])
-            if code < 0:
-                text = self.chit_chat[-code - 1]
-            else:
-                e, f = self._fact_entity[code], self._fact_index[code]
-                depends, minute = int(self._depends[code]), int(minutes[i])
-                moment = (
-                    None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
-                )
-                key = (e, f, int(choices[choice_at[i]]), moment)
-                found = self._texts.get(key)
-                text = found if found is not None else self._render_new(key, _time(minute))
+            text = self._text_at(int(codes[i]), int(minutes[i]), int(choices[i]))
             texts[i] = self._by_code[int(keys[i])] = text
 
     def _render_new(self, key: tuple[int, int, int, int | None], when: dt.datetime) -> str:
@@ -360,9 +399,12 @@ class NoisePool:
         if any(f.history for f in used):
             return len(phrasings), BY_MINUTE
         if any(f.type == "datetime" for f in used):
-            self._dated[entity_index, fact_index] = tuple(
+            dated = self._dated[entity_index, fact_index] = tuple(
                 parse_when(str(f.value)) for f in used if f.type == "datetime"
             )
+            days = [(when.date() - _EPOCH.date()).days for when in dated]
+            code = int(self._offset[entity_index]) + fact_index
+            self._first_event[code], self._last_event[code] = min(days), max(days)
             return len(phrasings), BY_DATE
         return len(phrasings), STATIC
 

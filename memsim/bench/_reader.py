@@ -28,7 +28,7 @@ from memsim.bench._index import facts_of
 from memsim.bench._lexicon import EVERY
 from memsim.bench._reading import Part, relevant
 from memsim.bench._rules import answer_part
-from memsim.bench._tokenize import has_cjk, tokenize
+from memsim.bench._tokenize import has_cjk, token_set, tokenize
 from memsim.bench._types import Message
 from memsim.bench._values import day_of
 
@@ -121,10 +121,14 @@ class LexicalReader(Reader):
         if not item.memory:
             return min(options, key=lambda lo: tie_break(item.question, lo[1]))[0]
         named = rule_hits(item)
+        asked = set(tokenize(item.question))
+        # overlap reads only the options' own tokens: those are the ones looked for
+        wanted = set().union(*(own_tokens(option, asked) for _, option in options))
         seen: set[str] = set()
         for text in {message.text for message in on_topic(item)}:  # noise repeats texts
-            seen.update(tokenize(text))
-        asked = set(tokenize(item.question))
+            seen |= token_set(text) & wanted
+            if len(seen) == len(wanted):
+                break
         best: tuple[int, float, str] | None = None
         letter_of_best: str | None = None
         for letter, option in options:
@@ -179,11 +183,17 @@ def rule_hits(item: ReaderItem) -> dict[str, int]:
 
 
 def overlap(option: str, asked: set[str], seen: set[str]) -> float:
-    tokens = set(tokenize(option))
-    own = tokens - asked or tokens
+    """The share of the option's own tokens (:func:`own_tokens`) in ``seen``."""
+    own = own_tokens(option, asked)
     if not own:
         return 0.0
     return len(own & seen) / len(own)
+
+
+def own_tokens(option: str, asked: set[str]) -> set[str]:
+    """The option's tokens the question does not hold (all of them if it holds each)."""
+    tokens = set(tokenize(option))
+    return tokens - asked or tokens
 
 
 @lru_cache(maxsize=1 << 16)

@@ -98,6 +98,10 @@ class StaticEmbeddingMemory(EmbeddingMemory):
     def load_encoder(self) -> Any:
         return load_static_model()
 
+    def check_encoder(self) -> None:
+        if not static_available():
+            load_static_model()
+
     def model_key(self) -> str:
         versions = (package_version("tokenlearn-static-model"), package_version("model2vec"))
         return f"static-model-{versions[0]} model2vec-{versions[1]}"

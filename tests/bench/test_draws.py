@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memsim.bench._draws import AT_ONCE, draw_bounded
+from memsim.bench._draws import AT_ONCE, draw_bounded, floyd_bounds, floyd_sample
 
 
 def _state(rng: np.random.Generator) -> tuple[object, ...]:
@@ -33,3 +33,23 @@ def test_bounds_of_one_draw_nothing() -> None:
     before = _state(rng)
     assert draw_bounded(rng, [1] * (2 * AT_ONCE)) == [0] * (2 * AT_ONCE)
     assert _state(rng) == before
+
+
+def test_floyd_draws_are_rng_choice_without_replacement() -> None:
+    """rng.choice(n, k, replace=False) is Floyd's draws and a shuffle, all bounded
+    32-bit draws: drawn with draw_bounded they give the same set, and leave the
+    generator where choice leaves it (k = n, k = 1, n = 1, a held half before)."""
+    plan = np.random.default_rng(12)
+    cases = [(1, 1), (5, 5), (7, 1), (10_000, 9_000), (20_000, 400)]
+    cases += [(int(n), int(plan.integers(1, n + 1))) for n in plan.integers(1, 3000, size=200)]
+    for seed, (n, k) in enumerate(cases):
+        one, many = np.random.default_rng(seed), np.random.default_rng(seed)
+        if seed % 2:  # a half held from an earlier 32-bit draw
+            assert int(one.integers(9)) == int(many.integers(9))
+        bounds = floyd_bounds(n, k)
+        assert bounds is not None
+        values = draw_bounded(many, bounds)
+        assert floyd_sample(n, k, values) == set(one.choice(n, size=k, replace=False).tolist())
+        assert _state(many) == _state(one)
+        assert many.random() == one.random()
+    assert floyd_bounds(20_000, 401) is None  # choice shuffles the tail of range(n)

@@ -275,3 +275,134 @@ class _Pick:
 
     def integers(self, n: int) -> int:
         return self.choice
+
+
+def _composition_by_choice(total: int, caps: list[int], rng: np.random.Generator) -> list[int]:
+    """sample_composition as it was written first: rng.choice over each gap's counts."""
+    caps = [min(c, total) for c in caps]
+    g = len(caps)
+    ways = [np.zeros(total + 1) for _ in range(g + 1)]
+    ways[g][0] = 1.0
+    s = np.arange(total + 1)
+    for i in range(g - 1, -1, -1):
+        cum = np.concatenate(([0.0], np.cumsum(ways[i + 1])))
+        row = np.maximum(cum[s + 1] - cum[np.maximum(s - caps[i], 0)], 0.0)
+        ways[i] = row / row.max()
+    room_after = np.concatenate((np.cumsum(caps[::-1])[::-1][1:], [0]))
+    out, left = [], total
+    for i in range(g):
+        lo, hi = max(0, left - int(room_after[i])), min(caps[i], left)
+        xs = np.arange(lo, hi + 1)
+        weights = ways[i + 1][left - xs]
+        weights = weights if weights.sum() > 0 else np.ones(len(xs))
+        x = int(xs[rng.choice(len(xs), p=weights / weights.sum())])
+        out.append(x)
+        left -= x
+    return out
+
+
+def test_composition_draws_as_rng_choice() -> None:
+    """The counts are those rng.choice draws gap by gap, and the generator ends where
+    it would (tight and roomy gaps, one gap, noise levels up to 100x)."""
+    plan = np.random.default_rng(7)
+    for seed in range(300):
+        g = int(plan.integers(1, 25))
+        caps = [int(c) for c in plan.integers(0, [5, 60, 2000][seed % 3], size=g)]
+        total = int(plan.integers(0, sum(caps) + 1))
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        assert sample_composition(total, caps, a) == _composition_by_choice(total, caps, b)
+        assert a.random() == b.random()
+
+
+def _infused_gap_by_gap(
+    raw: Record, level: int, fmt: TimeFormat, pool: NoisePool, rng: np.random.Generator
+) -> list[tuple[int, str, str, str]]:
+    """The noisy messages as infuse first made them: minutes, phrasings and texts
+    drawn and made gap by gap."""
+    import bisect
+    import math
+
+    from memsim.bench._infuse import gap_segments, minutes, pick_minutes
+
+    real = raw.turns
+    allowed = list(range(len(pool.entities)))
+    times = [minutes(fmt.parse(t.time)) for t in real]  # type: ignore[arg-type]
+    count = (level - 1) * len(real)
+    gaps = gap_segments(times, minutes(fmt.parse(raw.qa.time)), count)  # type: ignore[arg-type]
+    runs = sample_composition(count, [sum(c for _, c in seg) for seg in gaps], rng)
+    codes = pool.draw_codes(count, allowed, rng)
+    out: list[tuple[int, str, str, str]] = []
+    used = 0
+    for gap, (segments, run) in enumerate(zip(gaps, runs, strict=True)):
+        if run:
+            before, after = real[max(gap - 1, 0)].place, real[min(gap, len(real) - 1)].place
+            middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
+            picked = pick_minutes(segments, run, rng)
+            texts = pool.render_codes(codes[used : used + run], picked, rng)
+            early = bisect.bisect_right(picked, middle)
+            places = [before] * early + [after] * (run - early)
+            for text, stamp, place in zip(texts, fmt.render_minutes(picked), places, strict=True):
+                out.append((len(out), text, stamp, place))
+            used += run
+        if gap < len(real):
+            t = real[gap]
+            out.append((len(out), t.text, t.time, t.place))
+    return out
+
+
+def test_infuse_draws_noise_as_gap_by_gap(dataset_dir: Path, en_pool: NoisePool) -> None:
+    """infuse draws every gap's minutes and phrasings in turn and makes the rest for the
+    whole trajectory at once: the same messages and labels as making each gap's noise
+    on its own, and the generator left where that leaves it."""
+    source = open_source(dataset_dir)
+    fmt = detect_format(source.sample_times())
+    allowed = list(range(len(en_pool.entities)))
+    cases = [(i, r) for i, r in source.items()][::3]
+    cases.append((-1, item(["2024-04-01T10:00", "2024-04-01T09:00"], "2024-04-09T10:00", [0])))
+    # a gap of 20 days holding most of 1000x noise: rng.choice shuffles the tail there
+    days = item(
+        ["2024-04-01T10:00", "2024-04-21T10:00", "2024-04-21T11:00"], "2024-04-21T12:00", [0]
+    )
+    cases.append((-2, days))
+    for index, raw in cases:
+        for level in (2, 10, 100, *((1000,) if index == -2 else ())):
+            a, b = (np.random.default_rng([index + 2, level]) for _ in "ab")
+            out = infuse(raw, level, fmt, en_pool, allowed, a)
+            want = _infused_gap_by_gap(raw, level, fmt, en_pool, b)
+            assert [tuple(m) for m in out.messages] == want
+            real = {m.mid for m in out.messages} - out.labels.noise
+            assert [want[i][1] for i in sorted(real)] == [t.text for t in raw.turns]
+            assert a.random() == b.random()
+
+
+def test_dated_texts_by_key_are_the_verbalizers(en_pool: NoisePool) -> None:
+    """texts_at keys a dated fact's text by its day only when one of its date-times is
+    1 to 13 days after it (else every day shares a key): on days around each event and
+    far from it, in an order that reaches each key from another day first, every text
+    is the verbalizer's."""
+    from memsim.bench._pool import BY_DATE
+    from memsim.verbalize import parse_when
+
+    epoch = dt.datetime(1970, 1, 1)
+    shuffle = np.random.default_rng(3)
+    checked = 0
+    for code in range(len(en_pool._fact_index)):
+        e_index, f_index = en_pool._fact_entity[code], en_pool._fact_index[code]
+        e = en_pool.entities[e_index]
+        fact = e.facts[f_index]
+        bounds = en_pool.phrasing_bounds(np.array([code], dtype=np.int64))
+        if en_pool._depends[code] != BY_DATE or fact.type != "datetime":
+            continue
+        event = parse_when(str(fact.value))
+        whens = [event - dt.timedelta(days=d, hours=5) for d in [*range(-16, 17), 90, -400]]
+        pairs = [(w, c) for w in whens for c in range(int(bounds[0]))]
+        for j in shuffle.permutation(len(pairs)).tolist():
+            when, choice = pairs[j]
+            minute = int((when - epoch).total_seconds() // 60)
+            got = en_pool.texts_at(
+                np.array([code]), np.array([minute]), np.array([choice], dtype=np.int64)
+            )
+            template = en_pool.verbalizer.phrasings(e.entity, fact)[choice]
+            assert got == [en_pool.verbalizer.render(e.entity, fact, when, template)]
+            checked += 1
+    assert checked > 500
