@@ -60,6 +60,10 @@ class Grammar(_Strict):
     ("1 year", not "1 years"); the first that matches wins (none: units as written)."""
     singular_words: dict[str, str] = Field(default_factory=dict)
     """Units whose singular no pattern makes, by their last word ("people": "person")."""
+    unit_head_before: list[str] = Field(default_factory=list)
+    """Words that follow the head of a unit of several words ("frames of brood",
+    "dollars a kilo"): the word before the first of them is made singular, not the
+    last ("1 frame of brood", "1 dollar a kilo"). None: the last word is the head."""
     one: list[str] = Field(default_factory=list)
     """Values that take the singular unit ("1")."""
     object_before: list[str] = Field(default_factory=list)
@@ -238,6 +242,12 @@ class HistoryWords(_Strict):
     and ``elapsed_weeks`` ({whose} {label} {value}), ``count`` ({group} {start} {end}),
     ``date_of`` ({who})."""
 
+    def asking(self, forms: dict[str, list[str]], form: str, type_: str) -> list[str]:
+        """The wording of ``form`` (of :attr:`knowledge_update` or :attr:`temporal`)
+        for an attribute of type ``type_``: ``<form>.<type>`` where the locale has it
+        (zh ``now.integer``: a number is asked "是多少", not "是什么"), else ``form``."""
+        return forms.get(f"{form}.{type_}") or forms[form]
+
 
 class Recognise(_Strict):
     """How :mod:`memsim.verify` recognises values that a message or a rewrite states.
@@ -409,14 +419,24 @@ class LocaleData(_Strict):
         g = self.grammar
         if value not in g.one:
             return unit
-        head, _, last = unit.rpartition(" ")
-        if last in g.singular_words:
-            return f"{head} {g.singular_words[last]}".lstrip()
+        words = unit.split(" ")
+        at = next((i for i, w in enumerate(words) if i and w in g.unit_head_before), None)
+        if at is None:
+            at = len(words)
+        before, noun, rest = " ".join(words[: at - 1]), words[at - 1], words[at:]
+        return " ".join(w for w in (before, self._singular(noun), *rest) if w)
+
+    def _singular(self, noun: str) -> str:
+        """One word of a unit in the singular: ``singular_words``, else the first
+        ``singular`` pattern that matches, else as written."""
+        g = self.grammar
+        if noun in g.singular_words:
+            return g.singular_words[noun]
         for pattern, replacement in g.singular:
-            one, n = re.subn(f"(?:{pattern})$", replacement, unit)
+            one, n = re.subn(f"(?:{pattern})$", replacement, noun)
             if n:
                 return one
-        return unit
+        return noun
 
     def with_unit_of(self, value: str, unit: str | None) -> str:
         """A value with its unit, as answers, options and margins write it (``with_unit``,
