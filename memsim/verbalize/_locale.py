@@ -37,6 +37,11 @@ class Forms(_Strict):
     """The object form ("me"; ``{who}`` in it is replaced): what a phrasing's ``{who}``
     says where it is the object ("Promoters can reach me at ...", see
     :class:`Grammar`)."""
+    again: str | None = None
+    """The possessive of a subject the phrasing has already named ("their"): a
+    ``{whose}`` after the phrasing's first ``{who}`` or ``{whose}`` ("{who} got {whose}
+    first colony": "my mentor got their first colony", not "my mentor got my mentor's
+    first colony"). None: :attr:`whose` again."""
 
 
 class Grammar(_Strict):
