@@ -81,9 +81,9 @@ def knowledge_update(
     )
     if options is None:
         return None
-    history = ctx.loc.history
-    kind_of = ctx.attribute(entity, attr).type
-    template = ctx.choose(history.asking(history.knowledge_update, form, kind_of), rng)
+    template = ctx.loc.questions.asked(
+        ctx.choose(ctx.loc.history.knowledge_update[form], rng), ctx.attribute(entity, attr).type
+    )
     question = template.format(
         whose=whose(ctx, entity),
         label=ctx.label(entity, attr),

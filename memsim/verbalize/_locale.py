@@ -161,6 +161,12 @@ class Questions(_Strict):
     attributes neither :attr:`by_attribute` nor :attr:`by_role` words: a language may
     ask a number otherwise than a name (zh "……是多少？", not "……是什么？")."""
 
+    asks_by_type: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Words of a general template replaced where it asks a value of a type (zh
+    ``integer: {是什么: 是多少}``, ``date: {是什么: 是哪天}``): conditional, knowledge-update
+    and "on <day>" questions keep their own wording (a pool's measure word included)
+    and ask a number as a number is asked. :attr:`by_type` words simple questions."""
+
     by_unit: dict[str, dict[str, str]] = Field(default_factory=dict)
     """Comparison words by an attribute's unit (``{岁: {higher: 更大}}``,
     ``{minutes: {higher: longer}}``), for attributes whose schema and
@@ -189,6 +195,12 @@ class Questions(_Strict):
         if role and (found := self.by_role.get(role, {}).get(key)):
             return list(found)
         return list(self.by_type.get(type_, {}).get(key, ())) if type_ else []
+
+    def asked(self, template: str, type_: str) -> str:
+        """``template`` as it asks a value of ``type_`` (:attr:`asks_by_type`)."""
+        for said, asked in self.asks_by_type.get(type_, {}).items():
+            template = template.replace(said, asked)
+        return template
 
     def wording(self, kind: str, scenario: str, pool: str | None = None) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
@@ -246,12 +258,6 @@ class HistoryWords(_Strict):
     """``value_at`` ({whose} {label} {date}), ``order`` ({a} {b} {c}), ``elapsed_days``
     and ``elapsed_weeks`` ({whose} {label} {value}), ``count`` ({group} {start} {end}),
     ``date_of`` ({who})."""
-
-    def asking(self, forms: dict[str, list[str]], form: str, type_: str) -> list[str]:
-        """The wording of ``form`` (of :attr:`knowledge_update` or :attr:`temporal`)
-        for an attribute of type ``type_``: ``<form>.<type>`` where the locale has it
-        (zh ``now.integer``: a number is asked "是多少", not "是什么"), else ``form``."""
-        return forms.get(f"{form}.{type_}") or forms[form]
 
 
 class Recognise(_Strict):

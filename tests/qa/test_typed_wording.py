@@ -1,13 +1,15 @@
-"""Chinese asks a value as its type is asked: a number "是多少" in knowledge-update and
-"what was it on <day>" questions too ("……现在是多少？", not "……现在是什么？", by the
-locale's history ``<form>.<type>`` wording), a date "是哪天" (``questions.by_type``);
-a categorical keeps the general wording. Real drafts on a held-out Chinese schema
-(tests/data), every scenario the kinds plan."""
+"""Chinese asks a value as its type is asked: a number "是多少" and a date "是哪天" in
+simple questions (``questions.by_type``) and in the general wording of conditional,
+knowledge-update and "what was it on <day>" questions (``questions.asks_by_type``:
+"……现在是多少？", not "……现在是什么？"), a pool's measure word kept; a categorical
+keeps "是什么". Real drafts on a held-out Chinese schema (tests/data), every scenario
+the kinds plan."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,16 +47,48 @@ def test_numbers_over_time_are_asked_how_much() -> None:
     assert all(seen[form] >= 3 for form in VALUE_FORMS), seen
 
 
-def test_a_locale_without_typed_wording_keeps_its_own() -> None:
-    ctx = make_context(load_schema(DATA / "beekeeping.en.yaml"), 0)
-    history = ctx.loc.history
-    assert (
-        history.asking(history.knowledge_update, "now", "integer")
-        == (history.knowledge_update["now"])
-    )
-    zh = make_context(load_schema(DATA / "photostudio.zh.yaml"), 0).loc.history
-    assert zh.asking(zh.temporal, "value_at", "integer") == zh.temporal["value_at.integer"]
-    assert zh.asking(zh.temporal, "value_at", "categorical") == zh.temporal["value_at"]
+def test_a_conditional_asks_its_target_as_its_type_is_asked() -> None:
+    ctx = make_context(load_schema(DATA / "photostudio.zh.yaml"), 0)
+    rng = np.random.default_rng(2)
+    kind = QA_KINDS.get("conditional")
+    seen: Counter[str] = Counter()
+    for p in ProfileSampler(ctx.net).profiles(0, 0, 80):
+        for scenario in kind.scenarios:
+            draft = kind.make(ctx, p, scenario, rng)
+            if draft is None:
+                continue
+            entity, target = p.entity(str(draft.params["entity"])), str(draft.params["attribute"])
+            type_ = ctx.attribute(entity, target).type
+            if type_ not in ("integer", "date", "categorical") or ctx.role(entity, target):
+                continue
+            seen[type_] += 1
+            q = draft.question
+            if type_ == "categorical":
+                assert "是多少" not in q and "是哪天" not in q, q
+            else:  # asked as a number or a day is, or "你还记得……吗？"
+                assert "是什么" not in q, q
+                seen["asked"] += ("是多少" in q) + ("是哪天" in q)
+    assert seen["integer"] >= 5 and seen["categorical"] >= 5 and seen["asked"] >= 3, seen
+    assert any("那支镜头" in q for q in _questions(ctx, kind, 80)), "a pool's measure word"
+
+
+def _questions(ctx: Any, kind: Any, n: int) -> list[str]:
+    """The questions ``kind`` asks about items over ``n`` profiles."""
+    rng = np.random.default_rng(3)
+    out = []
+    for p in ProfileSampler(ctx.net).profiles(0, 0, n):
+        draft = kind.make(ctx, p, "items", rng)
+        if draft is not None:
+            out.append(draft.question)
+    return out
+
+
+def test_english_asks_as_written() -> None:
+    en = make_context(load_schema(DATA / "beekeeping.en.yaml"), 0).loc.questions
+    assert en.asked("What is {whose} {label}?", "integer") == "What is {whose} {label}?"
+    zh = make_context(load_schema(DATA / "photostudio.zh.yaml"), 0).loc.questions
+    assert zh.asked("{whose}{label}现在是什么？", "integer") == "{whose}{label}现在是多少？"
+    assert zh.asked("{whose}{label}现在是什么？", "categorical") == "{whose}{label}现在是什么？"
 
 
 def test_a_date_is_asked_which_day() -> None:
