@@ -90,7 +90,8 @@ def conditional_question(
     ]
     label, cond_label = ctx.label(entity, target), ctx.label(entity, cond)
     if not phrases and not asks:
-        return ctx.wording("conditional", scenario, rng, entity).format(
+        template = ctx.wording("conditional", scenario, rng, entity)
+        return ctx.loc.questions.asked(template, ctx.attribute(entity, target).type).format(
             label=label, group=group, cond_label=cond_label, cond_value=value
         )
     phrase = ctx.choose(phrases, rng) if phrases else ctx.loc.questions.condition
@@ -101,7 +102,10 @@ def conditional_question(
         return ctx.cap(
             template.format(who=who, be=forms.be, have=forms.have, s=forms.s, label=label)
         )
-    return ctx.cap(ctx.wording("simple", "", rng).format(label=label, who=who))
+    general = ctx.loc.questions.asked(
+        ctx.wording("simple", "", rng), ctx.attribute(entity, target).type
+    )
+    return ctx.cap(general.format(label=label, who=who))
 
 
 def comparative_question(

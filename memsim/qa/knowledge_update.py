@@ -81,7 +81,9 @@ def knowledge_update(
     )
     if options is None:
         return None
-    template = ctx.choose(ctx.loc.history.knowledge_update[form], rng)
+    template = ctx.loc.questions.asked(
+        ctx.choose(ctx.loc.history.knowledge_update[form], rng), ctx.attribute(entity, attr).type
+    )
     question = template.format(
         whose=whose(ctx, entity),
         label=ctx.label(entity, attr),

@@ -129,7 +129,9 @@ def _value_at(
     options = value_options(ctx, entity, attr, answer, rng)
     if options is None:
         return None
-    template = ctx.choose(ctx.loc.history.temporal["value_at"], rng)
+    template = ctx.loc.questions.asked(
+        ctx.choose(ctx.loc.history.temporal["value_at"], rng), ctx.attribute(entity, attr).type
+    )
     question = template.format(
         whose=whose(ctx, entity), label=ctx.label(entity, attr), date=day_text(ctx, day)
     )

@@ -1,13 +1,16 @@
 """Agreement a phrasing's tokens cannot carry alone, from the locale's ``grammar``.
 
-A schema's phrasing is written once for the user and for everyone else, so two things
+A schema's phrasing is written once for the user and for everyone else, so three things
 depend on words around a token rather than on the token:
 
 - a verb ``word{s}`` takes the locale's ending for its stem ("do{s}" -> "I do" / "our
   drummer does", "carry{s}" -> "carries"), not a bare "s" ("dos");
 - the user's ``{who}`` where it is the object ("Promoters can reach {who} at
   {value}.", "Everyone calls {who} {value}.", "Venues write to {who} at ...") is the
-  object form ("me"), not "I".
+  object form ("me"), not "I";
+- a subject named twice ("{who} celebrate{s} {whose} birthday") is named once, then
+  said by the locale's possessive of one already named (``other_forms.again``: "my
+  mentor celebrates their birthday", not "... my mentor's birthday").
 
 Guarantees: a template is rewritten the same way wherever it is filled (messages, the
 audit's re-rendering, hearsay lines and the patterns that read them back), so the
@@ -38,6 +41,19 @@ def agreed(loc: LocaleData, template: str, s: str, object_form: bool) -> str:
         tuple(g.object_after) if object_form else (),
         tuple(g.object_before) if object_form else (),
     )
+
+
+_SUBJECT = re.compile(r"\{who(?:se)?\}")
+
+
+def named_again(template: str) -> str:
+    """``template`` with every ``{whose}`` after its first ``{who}`` or ``{whose}`` as
+    ``{whose_again}``: the subject is named once, then said by the possessive of one
+    already named (:attr:`Forms.again`)."""
+    first = _SUBJECT.search(template)
+    if first is None or "{whose}" not in template[first.end() :]:
+        return template
+    return template[: first.end()] + template[first.end() :].replace("{whose}", "{whose_again}")
 
 
 @lru_cache(maxsize=4096)

@@ -39,6 +39,11 @@ class Forms(_Strict):
     """The object form ("me"; ``{who}`` in it is replaced): what a phrasing's ``{who}``
     says where it is the object ("Promoters can reach me at ...", see
     :class:`Grammar`)."""
+    again: str | None = None
+    """The possessive of a subject the phrasing has already named ("their"): a
+    ``{whose}`` after the phrasing's first ``{who}`` or ``{whose}`` ("{who} got {whose}
+    first colony": "my mentor got their first colony", not "my mentor got my mentor's
+    first colony"). None: :attr:`whose` again."""
 
 
 class Grammar(_Strict):
@@ -62,6 +67,10 @@ class Grammar(_Strict):
     ("1 year", not "1 years"); the first that matches wins (none: units as written)."""
     singular_words: dict[str, str] = Field(default_factory=dict)
     """Units whose singular no pattern makes, by their last word ("people": "person")."""
+    unit_head_before: list[str] = Field(default_factory=list)
+    """Words that follow the head of a unit of several words ("frames of brood",
+    "dollars a kilo"): the word before the first of them is made singular, not the
+    last ("1 frame of brood", "1 dollar a kilo"). None: the last word is the head."""
     one: list[str] = Field(default_factory=list)
     """Values that take the singular unit ("1")."""
     object_before: list[str] = Field(default_factory=list)
@@ -162,6 +171,12 @@ class Questions(_Strict):
     attributes neither :attr:`by_attribute` nor :attr:`by_role` words: a language may
     ask a number otherwise than a name (zh "……是多少？", not "……是什么？")."""
 
+    asks_by_type: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Words of a general template replaced where it asks a value of a type (zh
+    ``integer: {是什么: 是多少}``, ``date: {是什么: 是哪天}``): conditional, knowledge-update
+    and "on <day>" questions keep their own wording (a pool's measure word included)
+    and ask a number as a number is asked. :attr:`by_type` words simple questions."""
+
     by_unit: dict[str, dict[str, str]] = Field(default_factory=dict)
     """Comparison words by an attribute's unit (``{岁: {higher: 更大}}``,
     ``{minutes: {higher: longer}}``), for attributes whose schema and
@@ -210,6 +225,12 @@ class Questions(_Strict):
         if role and (found := self.by_role.get(role, {}).get(key)):
             return list(found)
         return list(self.by_type.get(type_, {}).get(key, ())) if type_ else []
+
+    def asked(self, template: str, type_: str) -> str:
+        """``template`` as it asks a value of ``type_`` (:attr:`asks_by_type`)."""
+        for said, asked in self.asks_by_type.get(type_, {}).items():
+            template = template.replace(said, asked)
+        return template
 
     def wording(self, kind: str, scenario: str, pool: str | None = None) -> list[str]:
         """The templates of a kind (simple, conditional, comparative, aggregative) for
@@ -439,14 +460,24 @@ class LocaleData(_Strict):
         g = self.grammar
         if value not in g.one:
             return unit
-        head, _, last = unit.rpartition(" ")
-        if last in g.singular_words:
-            return f"{head} {g.singular_words[last]}".lstrip()
+        words = unit.split(" ")
+        at = next((i for i, w in enumerate(words) if i and w in g.unit_head_before), None)
+        if at is None:
+            at = len(words)
+        before, noun, rest = " ".join(words[: at - 1]), words[at - 1], words[at:]
+        return " ".join(w for w in (before, self._singular(noun), *rest) if w)
+
+    def _singular(self, noun: str) -> str:
+        """One word of a unit in the singular: ``singular_words``, else the first
+        ``singular`` pattern that matches, else as written."""
+        g = self.grammar
+        if noun in g.singular_words:
+            return g.singular_words[noun]
         for pattern, replacement in g.singular:
-            one, n = re.subn(f"(?:{pattern})$", replacement, unit)
+            one, n = re.subn(f"(?:{pattern})$", replacement, noun)
             if n:
                 return one
-        return unit
+        return noun
 
     def with_unit_of(self, value: str, unit: str | None) -> str:
         """A value with its unit, as answers, options and margins write it (``with_unit``,

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from memsim.schema import PersonName, Schema, is_person, is_user
-from memsim.verbalize._agree import agreed
+from memsim.verbalize._agree import agreed, named_again
 from memsim.verbalize._locale import LocaleData
 from memsim.verbalize._render import template_fields
 
@@ -58,13 +58,13 @@ def outsider_pattern(template: str, loc: LocaleData, unit: str) -> re.Pattern[st
     """``template`` said of one of the locale's ``hearsay_people`` as a pattern whose
     group ``value`` is the value (case-folded at the start, as messages are capitalised)."""
     forms = loc.other_forms
-    template = agreed(loc, template, forms.s, object_form=False)  # as fill() writes it
+    template = agreed(loc, named_again(template), forms.s, object_form=False)  # as fill()
     articles = tuple(sorted({loc.article, loc.article_before_vowel}))
     # the unit as said after any value: singular after one ("1 year")
     units = tuple(dict.fromkeys([unit, *(loc.unit_for(v, unit) for v in loc.grammar.one)]))
     return _pattern(
-        template, tuple(loc.hearsay_people), forms.whose, forms.be, forms.have, forms.s,
-        articles, units,
+        template, tuple(loc.hearsay_people), forms.whose, forms.again or forms.whose,
+        forms.be, forms.have, forms.s, articles, units,
     )  # fmt: skip
 
 
@@ -73,6 +73,7 @@ def _pattern(
     template: str,
     people_forms: tuple[str, ...],
     whose_form: str,
+    again_form: str,
     be: str,
     have: str,
     s: str,
@@ -90,6 +91,7 @@ def _pattern(
     groups = {
         "\0value\0": "(?P<value>.+?)",
         "\0whose\0": re.escape(whose_form).replace(re.escape("{who}"), who),
+        "\0again\0": re.escape(again_form).replace(re.escape("{who}"), who),
         "\0who\0": who,
         "\0a\0": "(?:"
         + "|".join(re.escape(a) for a in sorted(articles, key=len, reverse=True))
@@ -101,7 +103,8 @@ def _pattern(
     # filled as the verbalizer fills it (a double space an empty token leaves is folded),
     # then every placeholder turned into its pattern
     text = template.format(
-        value="\0value\0", who="\0who\0", whose="\0whose\0", a="\0a\0" if any(articles) else "",
+        value="\0value\0", who="\0who\0", whose="\0whose\0", whose_again="\0again\0",
+        a="\0a\0" if any(articles) else "",
         be=be, have=have, s=s, unit="\0unit\0" if any(units) else "",
     ).replace("  ", " ")  # fmt: skip
     pattern = re.escape(text)

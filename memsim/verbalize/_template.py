@@ -14,7 +14,7 @@ import numpy as np
 from memsim._registry import Registry, registry
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema, is_user
-from memsim.verbalize._agree import agreed
+from memsim.verbalize._agree import agreed, named_again
 from memsim.verbalize._locale import Forms, LocaleData
 from memsim.verbalize._render import (
     refer,
@@ -39,6 +39,7 @@ def fact_tokens(
         "value": value,
         "who": who,
         "whose": forms.whose.format(who=who),
+        "whose_again": (forms.again or forms.whose).format(who=who),
         "whom": forms.whom.format(who=who),
         "be": forms.be,
         "have": forms.have,
@@ -53,6 +54,8 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     token leaves; its verbs and an object ``{who}`` agree with whom it speaks of
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
+    if "whose_again" in tokens:
+        template = named_again(template)
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
     time_words, prepositions, deictic = _fill_words(loc)
     text = seamless(template, tokens, time_words, prepositions, deictic)
