@@ -10,7 +10,7 @@ runs on Python ints (the scalar form of
 once, and PCG64 is seeded from the words directly (:class:`_Words`): 15 us. (A seed
 without a key, as a trajectory's shuffle has, is numpy's faster: no cached part.)
 :func:`weighted_sample` is numpy's weighted draw without replacement on Python
-floats. ``tests/test_streams.py`` compares both with
+floats. ``tests/test_seed_streams.py`` compares both with
 numpy's over seeds, keys and weights of every shape.
 """
 

@@ -76,6 +76,18 @@ def month_day_key(text: str) -> tuple[int, int]:
     return month, day
 
 
+def apart(x: Any, y: Any) -> float:
+    """How far apart two sort keys are, as a comparison's stated margin counts: numbers
+    in their unit, month-days in days of a leap year, dates and date-times in days."""
+    if isinstance(x, tuple):  # a month-day
+        x, y = (dt.date(2000, *v) for v in (x, y))
+    if isinstance(x, dt.datetime):
+        return abs((x - y).total_seconds()) / 86400
+    if isinstance(x, dt.date):
+        return float(abs((x - y).days))
+    return float(abs(x - y))
+
+
 def render(ftype: str, value: Any) -> str:
     """A value as answers write it (absolute dates), without the unit."""
     if ftype == "month_day":
@@ -286,6 +298,9 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
         x = prof.sort_key(a, attr, prof.fact(a, attr)["value"])
         y = prof.sort_key(b, attr, prof.fact(b, attr)["value"])
         truth = "first" if x > y else "second" if y > x else "same"
+        margin = float(params.get("margin") or 0)  # stated in the question
+        if margin and apart(x, y) <= margin:
+            truth = "same"
         words = loc.questions.comparative_options
         outcome = params["outcome"]
         fa, fb = prof.fact(a, attr)["id"], prof.fact(b, attr)["id"]
