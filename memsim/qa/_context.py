@@ -631,8 +631,13 @@ class QAContext:
             if scenario == "roles" and not is_person(self.schema, entity.kind):
                 scenario = ""
             if scenario != "user":
-                pool = pool_of(self.schema, entity.kind) or entity.kind
+                pool = self.pool_name(entity)
         return self.choose(self.loc.questions.wording(kind, scenario, pool), rng)
+
+    def pool_name(self, entity: Entity) -> str:
+        """The pool ``entity`` is worded with (:attr:`Questions.by_pool`): its kind's
+        ``pool``, else the kind's own name."""
+        return pool_of(self.schema, entity.kind) or entity.kind
 
     def cap(self, text: str) -> str:
         return self.loc.cap(text)

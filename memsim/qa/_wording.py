@@ -94,7 +94,12 @@ def conditional_question(
         return ctx.loc.questions.asked(template, ctx.attribute(entity, target).type).format(
             label=label, group=group, cond_label=cond_label, cond_value=value
         )
-    phrase = ctx.choose(phrases, rng) if phrases else ctx.loc.questions.condition
+    # a pool that counts with its own measure word picks one out with it too (zh 那支)
+    phrase = (
+        ctx.choose(phrases, rng)
+        if phrases
+        else ctx.loc.questions.condition_of(ctx.pool_name(entity))
+    )
     who = phrase.format(group=group, value=value, a=ctx.loc.article_for(value), label=cond_label)
     if asks:
         forms = ctx.loc.other_forms

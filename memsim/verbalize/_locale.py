@@ -113,6 +113,10 @@ class PoolWording(_Strict):
     conditional: list[w.Conditional] = Field(default_factory=list)
     comparative: list[w.Comparative] = Field(default_factory=list)
     aggregative: list[w.Aggregative] = Field(default_factory=list)
+    condition: w.Condition | None = None
+    """The pool's noun phrase that picks one of its entities out by a value, over
+    :attr:`Questions.condition` (zh "……的那支{group}" for lenses, where the general
+    phrase says 那个)."""
 
 
 def _problem(loc: tuple[str | int, ...], given: str, message: str) -> InitErrorDetails:
@@ -147,7 +151,7 @@ class Questions(_Strict):
     language that counts people and things with different words (zh 位 / 家) words a
     ``roles`` kind that is not people (publishers, rival teams) apart from the people."""
 
-    condition: str = "the {group} whose {label} is {value}"
+    condition: w.Condition = "the {group} whose {label} is {value}"
     """The noun phrase that picks an entity out by an attribute without a ``condition``
     of its own in :attr:`by_attribute`."""
     by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
@@ -240,6 +244,12 @@ class Questions(_Strict):
             self.by_scenario.get(scenario, {}).get(kind)
         )
         return override if override else list(getattr(self, kind))
+
+    def condition_of(self, pool: str | None) -> str:
+        """The noun phrase that picks an entity of ``pool`` out by a value: the pool's
+        own (:attr:`PoolWording.condition`), else :attr:`condition`."""
+        own = self.by_pool.get(pool) if pool else None
+        return own.condition if own is not None and own.condition else self.condition
 
     def predicate(self, op: str, attribute: str) -> str:
         """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold

@@ -96,6 +96,9 @@ HearsayLabel = Annotated[str, check(("label",), allowed=("kind",))]
 DomainLabel = Annotated[str, check(("label",))]
 Preface = Annotated[str, check(("question",))]
 Join = Annotated[str, check(("first", "second"))]
+Condition = Annotated[str, check(("value",), allowed=("group", "label", "a"))]
+"""The noun phrase that picks an entity out by an attribute's value ("the {group} whose
+{label} is {value}", zh "{label}是“{value}”的那个{group}")."""
 KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "simple": (("label", "who"), ()),
     "conditional": (("label", "cond_value"), ("group", "cond_label")),

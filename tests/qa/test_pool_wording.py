@@ -49,3 +49,31 @@ def test_a_misspelt_token_in_pool_wording_is_an_error_at_its_line(tmp_path: Path
     assert any(m.startswith(f"{path}:{line}:") and "lacks {cond_value}" in m for m in messages), (
         messages
     )
+
+
+def test_a_pool_picks_one_out_with_its_own_measure_word() -> None:
+    """A shoot picked out by a value was "……的那个拍摄" where the studio counts shoots
+    with 单; the pool's ``condition`` says "……的那单拍摄" (a time still reads 那个: that
+    phrase is the locale's, by role)."""
+    ctx = make_context(load_schema(DATA / "photostudio.zh.yaml"), 0)
+    rng = np.random.default_rng(0)
+    picked = []
+    for p in ProfileSampler(ctx.net).profiles(0, 0, 200):
+        draft = QA_KINDS.get("conditional").make(ctx, p, "events", rng)
+        if draft is not None and "”的那" in draft.question:  # picked out by a value
+            picked.append(draft.question)
+    assert any("”的那单拍摄是什么时候" in q for q in picked), picked
+    assert not [q for q in picked if "”的那个拍摄" in q]
+
+
+def test_a_misspelt_token_in_a_pool_condition_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = (DATA / "gamedev.zh.yaml").read_text(encoding="utf-8")
+    bad = text.replace("“{value}”的那家{group}", "“{valeu}”的那家{group}", 1)
+    assert bad != text
+    path = tmp_path / "g.zh.yaml"
+    path.write_text(bad, encoding="utf-8")
+    line = next(i for i, t in enumerate(bad.splitlines(), 1) if "{valeu}" in t)
+    with pytest.raises(ValueError) as err:
+        schema_locale(load_schema(path))
+    messages = str(err.value).splitlines()
+    assert any(m.startswith(f"{path}:{line}:") and "{valeu}" in m for m in messages), messages
