@@ -158,8 +158,10 @@ class AuditContext:
         assert self.schema is not None
         return BRNet(self.schema)
 
-    @property
+    @cached_property
     def generation_seed(self) -> int | None:
+        """The seed the dataset was generated with (its manifest's), read once: the
+        message checks ask it of every noise message."""
         seed = self.source.manifest.get("options", {}).get("seed")
         return seed if isinstance(seed, int) else None
 
