@@ -113,8 +113,10 @@ def _suffixes(node: Node, batch: Batch, tld_codes: Codes, tlds: list[str]) -> Co
     setting = (dist.domain, tuple(sorted(dist.spellings.items())))
     domains = [_domain(dist, org, batch.domains, setting) for org in orgs.tolist()]
     codes, rows = distinct_rows([org_codes, tld_codes], batch.n)
+    # a domain written with its TLD ("skymail.org") is the whole domain
+    tld = [""] * len(tlds) if dist.whole_domain else [f".{x}" for x in tlds]
     table = [
-        f"@{domains[o]}.{tlds[t]}"
+        f"@{domains[o]}{tld[t]}"
         for o, t in zip(org_codes[rows].tolist(), tld_codes[rows].tolist(), strict=True)
     ]
     return codes, as_strings(table)

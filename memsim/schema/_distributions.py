@@ -202,13 +202,33 @@ class Email(_Dist):
     last word of the name), ``{all}`` (every word), ``{initial}`` (the first letter),
     ``{initials}`` (every word's first letter), ``{nn}`` and ``{nnnn}`` (random digits)."""
     domain: str = "{words}"
-    """The domain before the TLD (a personal address with no ``org``: the provider's
+    """The domain before the TLD, or the whole domain when it has a dot (``skymail.org``:
+    no TLD is drawn after it; a personal address with no ``org``: the provider's
     name, ``{words}`` then standing for ``mail``); tokens: ``{words}`` (the organisation's first two
     words that are not stop words, joined) and ``{initials}`` (the first letter of each
     of them: "杭州市第一人民医院" -> hzsdyrmyy)."""
     spellings: dict[str, str] = Field(default_factory=dict)
     """Readings that replace the default romanisation of a character or a phrase (a
     surname's reading: 曾 -> zeng; a word's: 重庆 -> chong qing)."""
+
+    @property
+    def whole_domain(self) -> bool:
+        """Whether ``domain`` is written with its top-level domain (``skymail.org``): it is
+        then the address's whole domain, and no TLD is drawn after it."""
+        return "." in self.domain
+
+    @model_validator(mode="after")
+    def _one_tld(self) -> Email:
+        # a new user writes the provider as they would type it ("skymail.org"); a TLD
+        # drawn after it gave "skymail.org.com", so a dotted domain is written whole,
+        # and a dotted domain beside explicit `tlds` is a contradiction, said here
+        if self.whole_domain and "tlds" in self.model_fields_set:
+            raise ValueError(
+                f"domain {self.domain!r} already ends in a top-level domain, and tlds are "
+                "given too: write the domain without it (domain: "
+                f"{self.domain.rsplit('.', 1)[0]!r}) or leave tlds out"
+            )
+        return self
 
     def references(self) -> list[str]:
         return [self.name] if self.org is None else [self.name, self.org]

@@ -78,6 +78,33 @@ def test_an_email_without_an_organisation_is_a_personal_address() -> None:
     assert all(e.endswith("@inbox.com") and len(e) > len("@inbox.com") for e in emails), emails
 
 
+def _with_email(dist: str) -> str:
+    return TINY.replace(
+        "      dist: {kind: person_name, gender: gender, gender_values: {male: male, female: female}}\n",
+        "      dist: {kind: person_name, gender: gender, gender_values: {male: male, female: female}}\n"
+        f"    email:\n      type: text\n      dist: {dist}\n",
+    )
+
+
+def test_an_email_domain_written_with_its_tld_is_the_whole_domain() -> None:
+    # a new user wrote domain: "skymail.org" and got "...@skymail.org.com" (dom14)
+    schema = parse_schema(_with_email('{kind: email, name: name, domain: "skymail.org"}'), "t.yaml")
+    profiles = ProfileSampler(BRNet(schema)).profiles(0, 0, 20)
+    emails = [str(p.entities[0].facts["email"].value) for p in profiles]
+    assert all(e.endswith("@skymail.org") for e in emails), emails
+
+
+def test_a_whole_email_domain_beside_tlds_is_an_error_at_its_line() -> None:
+    text = _with_email('{kind: email, name: name, domain: "skymail.org", tlds: {net: 1.0}}')
+    with pytest.raises(SchemaError) as err:
+        parse_schema(text, "t.yaml")
+    line = text.splitlines().index("    email:") + 3
+    (message,) = err.value.messages
+    assert message.startswith(f"t.yaml:{line}:"), message
+    assert "'skymail.org' already ends in a top-level domain" in message
+    assert "domain: 'skymail'" in message
+
+
 def test_a_name_without_format_is_written_as_the_locale_writes_names() -> None:
     zh = (ROOT / "tests" / "data" / "shopping.zh.yaml").read_text(encoding="utf-8")
     schema = parse_schema(zh, "shopping.zh.yaml")
