@@ -25,7 +25,7 @@ from memsim.profile import Profile
 from memsim.qa import Hearsay, QAContext
 from memsim.sampling import name_lists
 from memsim.schema import PersonName, Schema
-from memsim.verbalize import fact_tokens, fill, outsider_phrasings
+from memsim.verbalize import fact_tokens, fill, outsider_phrasings, without_time_preposition
 
 NAME_DRAWS = 20
 """Last names drawn for a hearsay person before the line is said another way."""
@@ -48,7 +48,7 @@ def hearsay_lines(
             out.append(_said_of(ctx, item, value, person, ctx.choose(phrasings, rng)))
         else:
             line = ctx.choose(ctx.loc.hearsay_of, rng)
-            out.append(ctx.cap(line.format(label=item.label, value=item.value)))
+            out.append(ctx.cap(line.format(label=item.label, value=_said_as_is(ctx, item))))
     return out
 
 
@@ -68,6 +68,16 @@ def _bare(ctx: QAContext, item: Hearsay) -> str | None:
             if ctx.loc.with_unit_of(value, attr.unit) == item.value:
                 return value
     return None
+
+
+def _said_as_is(ctx: QAContext, item: Hearsay) -> str:
+    """The value as a ``hearsay_of`` line says it after "is": a date-time without its
+    preposition ("their start time is May 3, 2025 at 9:00 PM", not "is on May 3")."""
+    if item.kind in ctx.schema.entities:
+        attr = ctx.schema.attributes_of(item.kind).get(item.attribute)
+        if attr is not None and attr.type == "datetime":
+            return without_time_preposition(ctx.loc, item.value)
+    return item.value
 
 
 def _said_of(ctx: QAContext, item: Hearsay, value: str, who: str, template: str) -> str:

@@ -27,7 +27,13 @@ from memsim.verbalize._render import (
     value_at,
 )
 from memsim.verbalize._tautology import naming_attributes, says_itself, tautologies
-from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer, fact_tokens, fill
+from memsim.verbalize._template import (
+    VERBALIZERS,
+    TemplateVerbalizer,
+    fact_tokens,
+    fill,
+    without_time_preposition,
+)
 
 __all__ = [
     "CJK",
@@ -61,4 +67,5 @@ __all__ = [
     "tautologies",
     "template_fields",
     "value_at",
+    "without_time_preposition",
 ]

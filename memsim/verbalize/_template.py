@@ -65,6 +65,16 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
 _FILL_WORDS: dict[int, tuple[LocaleData, frozenset[str], frozenset[str], frozenset[str]]] = {}
 
 
+def without_time_preposition(loc: LocaleData, value: str) -> str:
+    """A date-time value as the object of "is" ("their start time is {value}"): without
+    the preposition it is said with ("on May 3, 2025 at 9:00 AM" -> "May 3, 2025 at
+    9:00 AM"), since a time is a day, not on one; unchanged in a language whose forms
+    start with no preposition, and when the first word is not one."""
+    time_words = _fill_words(loc)[0]
+    first, space, rest = value.partition(" ")
+    return rest if space and rest and first.casefold() in time_words else value
+
+
 def _fill_words(loc: LocaleData) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The locale's :func:`time_prepositions`, its ``object_after`` casefolded and its
     :func:`time_deictics`, as
