@@ -158,7 +158,8 @@ def count(
         number = sum(bool(COMPARE[op](d.key(e, f, _at(f, when)), threshold)) for e, f in named)
     shown = d.display(first_entity, first_fact, params["threshold"])
     own = word(d.schema, first_entity.kind, attr, d.loc.code, op)
-    predicate = (own or d.loc.questions.predicate(op, attr)).format(value=shown)
+    unit = d.schema.attributes_of(first_entity.kind)[attr].unit
+    predicate = (own or d.loc.questions.predicate(op, attr, unit)).format(value=shown)
     return Derived(
         str(number),
         number,

@@ -214,7 +214,8 @@ class QAContext:
     def predicate(self, entity: Entity, attr: str, op: str) -> str:
         """An aggregative predicate (``{value}`` to fill), the attribute's own first."""
         own = word(self.schema, entity.kind, attr, self.loc.code, op)
-        return own if own is not None else self.loc.questions.predicate(op, attr)
+        unit = self.attribute(entity, attr).unit
+        return own if own is not None else self.loc.questions.predicate(op, attr, unit)
 
     def label(self, entity: Entity, attr: str) -> str:
         return self.attribute(entity, attr).label.get(self.loc.code, attr.replace("_", " "))

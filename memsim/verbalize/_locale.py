@@ -183,7 +183,8 @@ class Questions(_Strict):
 
     by_unit: dict[str, dict[str, str]] = Field(default_factory=dict)
     """Comparison words by an attribute's unit (``{岁: {higher: 更大}}``,
-    ``{minutes: {higher: longer}}``), for attributes whose schema and
+    ``{minutes: {higher: longer}}``) and counting predicates (``{分钟: {gt: 长于{value}}}``:
+    "考试时长长于83分钟", not 高于), for attributes whose schema and
     ``comparative_options`` (``higher.<attribute>``) say none: a unit that says what is
     measured says how two values compare (an age is older, a weight heavier), whatever
     the attribute is called; a unit that says several things (years: an age or a
@@ -251,11 +252,16 @@ class Questions(_Strict):
         own = self.by_pool.get(pool) if pool else None
         return own.condition if own is not None and own.condition else self.condition
 
-    def predicate(self, op: str, attribute: str) -> str:
+    def predicate(self, op: str, attribute: str, unit: str | None = None) -> str:
         """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold
-        ``<op>.<attribute>`` ("长于{value}" for a duration) beside the general ``<op>``."""
+        ``<op>.<attribute>`` ("长于{value}" for a duration), then :attr:`by_unit` the
+        predicate for its ``unit`` (zh 分钟: 长于, 人: 多于, as it compares them: 更长,
+        更多), before the general ``<op>``."""
         options = self.aggregative_predicates
-        return options.get(f"{op}.{attribute}", options[op])
+        own = options.get(f"{op}.{attribute}")
+        if own is None and unit:
+            own = self._by_unit(unit, op)
+        return own if own is not None else options[op]
 
     def more(self, key: str, attribute: str, unit: str | None = None) -> str:
         """The comparative word for an attribute: ``comparative_options`` may hold

@@ -146,10 +146,31 @@ def test_comparison_words_follow_the_unit_where_the_attribute_has_none() -> None
     zh = load_locale("zh").questions
     assert zh.more("higher", "anything", "岁") == "更大"
     assert zh.more("higher", "anything", "年") == "更高"
-    assert kitchen.loc.questions.by_unit["分钟"] == {"higher": "更长"}
+    assert kitchen.loc.questions.by_unit["分钟"]["higher"] == "更长"
     en = load_locale("en").questions
     assert en.more("higher", "drive", "minutes") == "longer"
     assert en.more("higher", "age", "years") == "higher"  # an age or a time spent
+
+
+def test_a_count_says_its_predicate_as_the_unit_compares() -> None:
+    # a held-out class teacher's schema asked "有几场考试时长高于83分钟？" where its
+    # comparisons said 更长 (dom14): a unit's counting predicate follows its comparison
+    zh = load_locale("zh").questions
+    assert zh.predicate("gt", "anything", "分钟") == "长于{value}"
+    assert zh.predicate("le", "anything", "小时") == "不长于{value}"
+    assert zh.predicate("lt", "anything", "个座位") == "少于{value}"  # by its measure word
+    assert zh.predicate("ge", "anything", "人") == "不少于{value}"
+    assert zh.predicate("gt", "anything", "公斤") == "高于{value}"  # 体重高于, not 重于
+    assert zh.predicate("gt", "anything", "元") == "高于{value}"
+    assert zh.predicate("gt", "anything") == "高于{value}"
+    # an attribute's own predicate comes first (daily life's duration, in its overlay)
+    daily = make_context(load_schema(DATA.parent.parent / "schemas" / "daily_life.zh.yaml"), 0)
+    assert daily.loc.questions.predicate("gt", "age", "岁") == "大于{value}"
+    assert load_locale("en").questions.predicate("gt", "drive", "minutes") == "more than {value}"
+    ctx = make_context(load_schema(DATA / "classteacher.zh.yaml"), 0)
+    profile = next(iter(ProfileSampler(ctx.net).profiles(0, 0, 1)))
+    exam = next(e for e in profile.entities if e.kind == "exam")
+    assert ctx.predicate(exam, "minutes", "gt") == "长于{value}"
 
 
 def test_a_compound_unit_compares_as_its_measure_word() -> None:
