@@ -322,8 +322,8 @@ def _matrices(
     spare = np.zeros((len(drafted), len(keys)))
     spare[rows, cols] = counts
     boost = np.ones((len(drafted), len(keys)))
-    for attributes, group in by_asked.items():
-        boosted = [i for i, k in enumerate(keys) if k[1] in attributes]
+    for asked, group in by_asked.items():
+        boosted = [i for i, k in enumerate(keys) if k[1] in asked]
         boost[np.ix_(group, boosted)] = SAME_ATTRIBUTE
     return spare, boost
 
