@@ -4,6 +4,8 @@ that name the field."""
 from __future__ import annotations
 
 import copy
+import dataclasses
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,21 @@ def test_generated_records_round_trip(generated: list[Record]) -> None:
         assert record_from_json(data) == record
         assert record.qa.provenance is not None and record.qa.gold in ("A", "B", "C", "D")
         assert set(record.qa.evidence) <= {t.id for t in record.turns}
+
+
+def test_records_pickle_as_constructor_calls_and_load_equal(generated: list[Record]) -> None:
+    """Workers send their records to the parent pickled: each type pickles as a call of
+    its constructor on every field, in order, and loads equal, field for field, to
+    what the dataclasses module's own field-by-field state gives."""
+    for record in generated:
+        objects = [record, record.qa, record.qa.provenance, *record.sessions, *record.turns]
+        for obj in objects:
+            cls, args = obj.__reduce__()  # type: ignore[misc]
+            assert cls is type(obj)
+            assert args == tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+        back = pickle.loads(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == record and record_to_json(back) == record_to_json(record)
+        assert type(back.turns[0]) is Turn and type(back.qa.provenance).__name__ == "Provenance"
 
 
 def test_an_llm_rewrite_keeps_its_template() -> None:

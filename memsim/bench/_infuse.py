@@ -111,21 +111,6 @@ def sample_composition(total: int, caps: list[int], rng: np.random.Generator) ->
     return out
 
 
-def pick_minutes(
-    segments: list[tuple[int, int]], count: int, rng: np.random.Generator
-) -> list[int]:
-    """``count`` distinct free minutes, uniform among the segments', ascending."""
-    if count == 0:
-        return []
-    lengths = np.array([n for _, n in segments], dtype=np.int64)
-    ends = np.cumsum(lengths)
-    picks = np.sort(rng.choice(int(ends[-1]), size=count, replace=False))
-    seg = np.searchsorted(ends, picks, side="right")
-    starts = np.array([s for s, _ in segments], dtype=np.int64)
-    minutes: list[int] = (starts[seg] + picks - (ends[seg] - lengths[seg])).tolist()
-    return minutes
-
-
 def gap_segments(times: list[int], asked: int, total: int) -> list[list[tuple[int, int]]]:
     """Free minutes of each gap: before the first message, between two, after the last."""
     n = len(times)
@@ -205,9 +190,10 @@ def infuse(
 
 
 class _Noise:
-    """A trajectory's noise minutes and phrasings, drawn gap by gap as
-    :func:`pick_minutes` then :meth:`NoisePool.render_codes` draw them (the same
-    draws, in the same order), with the rest made once for the whole trajectory: the
+    """A trajectory's noise minutes and phrasings, drawn gap by gap as picking each
+    gap's minutes with ``rng.choice`` then drawing its phrasings would draw them (the
+    same draws, in the same order: ``tests/bench/_reference.py`` makes them so, for
+    the tests), with the rest made once for the whole trajectory: the
     minutes mapped from the gaps' free-minute numbers in one search, the texts looked
     up and the times rendered in one call each."""
 
@@ -244,7 +230,8 @@ class _Noise:
         rng: np.random.Generator,
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Each gap's picks among its free minutes (offset by the gaps before it) and
-        its phrasings, drawn as pick_minutes and render_codes draw them."""
+        its phrasings, drawn as the reference's pick_minutes and render_codes draw them
+        (``tests/bench/_reference.py``)."""
         facts = (codes >= 0).tolist()
         choices = np.zeros(len(codes), dtype=np.int64)
         picks: list[NDArray[np.int64]] = []

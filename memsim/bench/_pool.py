@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from memsim.bench._draws import draw_bounded
 from memsim.bench._tokenize import has_cjk
 from memsim.profile import Entity, Fact
 from memsim.schema import Schema
@@ -61,7 +60,7 @@ STATIC, BY_DATE, BY_MINUTE = 0, 1, 2
 TEXT_CACHE = 1 << 18
 """Rendered noise texts remembered (cleared when full: a cache, never a result)."""
 _PHRASINGS = 1 << 8
-"""Phrasings a fact may have for :meth:`NoisePool.render_codes`'s keys (more: one by one)."""
+"""Phrasings a fact may have for :meth:`NoisePool.texts_at`'s keys (more: one by one)."""
 _MOMENT_BITS = 33
 """Room in a key for a minute after 1970 (+1): until about the year 18,000."""
 _NEVER = 1 << 40
@@ -196,88 +195,6 @@ class NoisePool:
         joined = np.concatenate(codes).astype(np.int64)
         return joined[rng.permutation(len(joined))]
 
-    def render(self, spec: Spec, when: dt.datetime, rng: np.random.Generator) -> str:
-        """The message of ``spec`` at ``when``: what the template verbalizer makes of it,
-        with the same draw from ``rng``."""
-        return self.render_minute(spec, _minute(when), rng, when)
-
-    def render_minute(
-        self,
-        spec: Spec,
-        minute: int,
-        rng: np.random.Generator,
-        when: dt.datetime | None = None,
-    ) -> str:
-        """:meth:`render` at ``minute`` minutes after 1970-01-01 00:00 (``when``, if
-        given, is that time). Texts are remembered by what they depend on (a noise
-        fact is said millions of times at 100x), and only a new one is rendered."""
-        if isinstance(spec, str):
-            return spec
-        entity_index, fact_indices = spec
-        if len(fact_indices) != 1:
-            e = self.entities[entity_index]
-            facts = [(e.entity, e.facts[i]) for i in fact_indices]
-            return self.verbalizer.message(facts, when or _time(minute), rng)
-        fact_index = fact_indices[0]
-        known = self._shapes.get((entity_index, fact_index))
-        if known is None:
-            known = self._shapes[entity_index, fact_index] = self._shape(entity_index, fact_index)
-        phrasings, depends = known
-        choice = int(rng.integers(phrasings))  # the draw TemplateVerbalizer.sentence makes
-        moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
-        key = (entity_index, fact_index, choice, moment)
-        text = self._texts.get(key)
-        if text is None:
-            text = self._render_new(key, when or _time(minute))
-        return text
-
-    def render_run(
-        self, specs: Sequence[Spec], minutes: Sequence[int], rng: np.random.Generator
-    ) -> list[str]:
-        """``[render_minute(s, m, rng) for s, m in zip(specs, minutes)]``, with the
-        phrasings drawn at once (:func:`draw_bounded`: the same draws)."""
-        refs: list[tuple[int, int, int, int] | str] = []
-        """Per spec: (entity, fact, phrasings, what it depends on), or the chit-chat."""
-        for spec in specs:
-            if isinstance(spec, str):
-                refs.append(spec)
-                continue
-            entity_index, fact_indices = spec
-            if len(fact_indices) != 1:  # not made by draw(): one by one
-                return [self.render_minute(s, m, rng) for s, m in zip(specs, minutes, strict=True)]
-            known = self._shapes.get((entity_index, fact_indices[0]))
-            if known is None:
-                known = self._shape(entity_index, fact_indices[0])
-                self._shapes[entity_index, fact_indices[0]] = known
-            refs.append((entity_index, fact_indices[0], *known))
-        bounds = [ref[2] for ref in refs if not isinstance(ref, str)]
-        choices = iter(draw_bounded(rng, bounds))
-        texts = self._texts
-        out: list[str] = []
-        for ref, minute in zip(refs, minutes, strict=True):
-            if isinstance(ref, str):
-                out.append(ref)
-                continue
-            entity_index, fact_index, _, depends = ref
-            moment = None if depends == STATIC else minute // DAY if depends == BY_DATE else minute
-            key = (entity_index, fact_index, next(choices), moment)
-            text = texts.get(key)
-            if text is None:
-                text = self._render_new(key, _time(minute))
-            out.append(text)
-        return out
-
-    def render_codes(
-        self, codes: NDArray[np.int64], minutes: Sequence[int], rng: np.random.Generator
-    ) -> list[str]:
-        """``render_run([spec(c) for c in codes], minutes, rng)``: the same draws and
-        texts, with the keys of the remembered texts made as arrays."""
-        bounds = self.phrasing_bounds(codes)
-        facts = codes >= 0
-        choices = np.zeros(len(codes), dtype=np.int64)
-        choices[facts] = draw_bounded(rng, bounds[facts].tolist())
-        return self.texts_at(codes, np.asarray(minutes, dtype=np.int64), choices)
-
     def phrasing_bounds(self, codes: NDArray[np.int64]) -> NDArray[np.int64]:
         """Each code's number of phrasings (its draw is ``rng.integers(bound)``; a
         chit-chat line's bound is 1: it draws nothing)."""
@@ -299,8 +216,9 @@ class NoisePool:
         self, codes: NDArray[np.int64], minutes: NDArray[np.int64], choices: NDArray[np.int64]
     ) -> list[str]:
         """The texts of ``codes`` said at ``minutes`` in the drawn phrasings ``choices``
-        (0 for chit-chat), after :meth:`phrasing_bounds` has seen the codes: what
-        :meth:`render_run` makes of them once it has drawn those phrasings.
+        (0 for chit-chat), after :meth:`phrasing_bounds` has seen the codes: each the
+        template verbalizer's text of its fact at its minute in that phrasing
+        (``tests/bench/_reference.py`` renders them one by one, for the tests).
 
         Texts are looked up by a key made as arrays: the fact, its phrasing and what
         its text depends on. A dated fact's text depends on its message's day only
@@ -333,7 +251,8 @@ class NoisePool:
         return texts  # type: ignore[return-value]  # _fill left no None
 
     def _text_at(self, code: int, minute: int, choice: int) -> str:
-        """:meth:`render_run`'s text of one code in phrasing ``choice``."""
+        """The text of one code at ``minute`` in phrasing ``choice``, found by its key
+        (the fact, the phrasing, what the text depends on) or rendered."""
         if code < 0:
             return self.chit_chat[-code - 1]
         e, f = self._fact_entity[code], self._fact_index[code]
@@ -351,8 +270,8 @@ class NoisePool:
         choices: NDArray[np.int64],
         minutes: NDArray[np.int64],
     ) -> None:
-        """The texts :meth:`texts_at` did not find, made as :meth:`render_run` makes
-        them (and remembered by their keys)."""
+        """The texts :meth:`texts_at` did not find, made one by one
+        (:meth:`_text_at`) and remembered by their keys."""
         if len(self._by_code) >= TEXT_CACHE:
             self._by_code.clear()
         for i in [i for i, t in enumerate(texts) if t is None]:
@@ -413,10 +332,6 @@ class NoisePool:
         assert not isinstance(spec, str)
         e = self.entities[spec[0]]
         return value_at(e.facts[spec[1][0]], when)
-
-
-def _minute(when: dt.datetime) -> int:
-    return int((when - _EPOCH).total_seconds() // 60)
 
 
 def _time(minute: int) -> dt.datetime:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _reference import pick_minutes, render_codes, render_minute, render_run
 from scipy.stats import chi2
 
 from memsim.bench import NoisePool, detect_format, infuse, open_source, sample_composition
@@ -204,15 +205,15 @@ def test_render_run_is_render_one_by_one(en_pool: NoisePool) -> None:
         specs = en_pool.draw(120, allowed, a)
         assert en_pool.draw(120, allowed, b) == specs
         minutes = sorted(int(m) for m in plan.integers(28_000_000, 28_100_000, size=120))
-        one = [en_pool.render_minute(s, m, a) for s, m in zip(specs, minutes, strict=True)]
-        assert en_pool.render_run(specs, minutes, b) == one
+        one = [render_minute(en_pool, s, m, a) for s, m in zip(specs, minutes, strict=True)]
+        assert render_run(en_pool, specs, minutes, b) == one
         assert a.random() == b.random()
         # as codes: the same specs, draws and texts
         c, d = np.random.default_rng(seed), np.random.default_rng(seed)
         codes = en_pool.draw_codes(120, allowed, c)
         assert [en_pool.spec(code) for code in codes.tolist()] == en_pool.draw(120, allowed, d)
-        assert en_pool.render_codes(codes, minutes, c) == en_pool.render_run(specs, minutes, d)
-        assert en_pool.render_codes(codes, minutes, c) == en_pool.render_run(specs, minutes, d)
+        assert render_codes(en_pool, codes, minutes, c) == render_run(en_pool, specs, minutes, d)
+        assert render_codes(en_pool, codes, minutes, c) == render_run(en_pool, specs, minutes, d)
         assert c.random() == d.random()
 
 
@@ -227,7 +228,7 @@ def test_remembered_noise_texts_are_the_verbalizers(en_pool: NoisePool) -> None:
         en_pool.draw(200, allowed, b)
         for i, spec in enumerate(specs):
             minute = 28_000_000 + 1000 * seed + 97 * i  # days apart: relative times vary
-            got = en_pool.render_minute(spec, minute, a)
+            got = render_minute(en_pool, spec, minute, a)
             if isinstance(spec, str):
                 assert got == spec
                 continue
@@ -257,7 +258,7 @@ def test_dated_noise_texts_around_their_events(en_pool: NoisePool) -> None:
                 when = event - dt.timedelta(days=offset, hours=3)
                 minute = int((when - epoch).total_seconds() // 60)
                 for choice in range(phrasings):
-                    got = en_pool.render_minute((ei, (fi,)), minute, _Pick(choice))  # type: ignore[arg-type]
+                    got = render_minute(en_pool, (ei, (fi,)), minute, _Pick(choice))  # type: ignore[arg-type]
                     template = en_pool.verbalizer.phrasings(e.entity, fact)[choice]
                     assert got == en_pool.verbalizer.render(e.entity, fact, when, template)
                     checked += 1
@@ -322,7 +323,7 @@ def _infused_gap_by_gap(
     import bisect
     import math
 
-    from memsim.bench._infuse import gap_segments, minutes, pick_minutes
+    from memsim.bench._infuse import gap_segments, minutes
 
     real = raw.turns
     allowed = list(range(len(pool.entities)))
@@ -338,7 +339,7 @@ def _infused_gap_by_gap(
             before, after = real[max(gap - 1, 0)].place, real[min(gap, len(real) - 1)].place
             middle = (times[gap - 1] + times[gap]) / 2 if 0 < gap < len(real) else math.inf
             picked = pick_minutes(segments, run, rng)
-            texts = pool.render_codes(codes[used : used + run], picked, rng)
+            texts = render_codes(pool, codes[used : used + run], picked, rng)
             early = bisect.bisect_right(picked, middle)
             places = [before] * early + [after] * (run - early)
             for text, stamp, place in zip(texts, fmt.render_minutes(picked), places, strict=True):
