@@ -58,9 +58,11 @@ def answer_in_question(
 
 
 def _object_forms(ctx: AuditContext, options: list[str]) -> list[str]:
-    """How a question says an option that is the user (the user kind's ``refer``, "I")
-    where the user is the object: "Comparing my wrestler and me, ..." names the option
-    "I" as "me" (the locale's ``self_forms.whom``). Empty without a schema."""
+    """How a question may say an option that is the user, in the form the option does not
+    use: memsim names the user's option in the object form ("Me") and a question may
+    say "my wrestler or I"; data made before (or elsewhere) names it "I" (the user
+    kind's ``refer``) where the question says "Comparing my wrestler and me". The
+    locale's ``self_forms.whom`` is the object form. Empty without a schema."""
     loc = ctx.locale
     if ctx.schema is None or loc is None:
         return []
@@ -69,7 +71,9 @@ def _object_forms(ctx: AuditContext, options: list[str]) -> list[str]:
     whom = loc.self_forms.whom if refer else ""
     if not refer or not whom or "{" in whom:
         return []
-    return [whom for o in options if fold(o) == fold(refer)]
+    other = {fold(refer): whom, fold(whom): refer}
+    parts = [p for o in options for p in _SPLIT.split(o)]  # a hybrid's "My peer; Me"
+    return [other[fold(p)] for p in parts if fold(p) in other]
 
 
 def answer_said(question: str, answer: str, others: list[str]) -> str | None:

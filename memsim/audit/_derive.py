@@ -75,6 +75,10 @@ class Deriver:
             entity, self.schema.entities[entity.kind].refer.get(self.loc.code, ""), self.loc
         )
 
+    def as_option(self, entity: Entity) -> str:
+        """How an option names ``entity`` (the user in the object form: "me")."""
+        return self.loc.as_option(self.who(entity), entity.scenario == "user")
+
     def label(self, entity: Entity, attr: str) -> str:
         return self.attribute(entity, attr).label.get(self.loc.code, attr.replace("_", " "))
 

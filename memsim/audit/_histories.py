@@ -154,7 +154,7 @@ def first_of(
         if len(set(days)) != len(days):
             raise DerivationError("two of the events are on one day")
         first = min(events, key=lambda ef: _day(ef[1]))[0]
-        text, value = capitalize_first(d.who(first)), first.id
+        text, value = capitalize_first(d.as_option(first)), first.id
     return Derived(
         text,
         value,

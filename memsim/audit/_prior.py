@@ -146,8 +146,8 @@ class OptionPrior:
         if transform == "compare":
             words = self.d.loc.questions.comparative_options
             text = {
-                "first": self.d.who(profile.entity(params["first"])),
-                "second": self.d.who(profile.entity(params["second"])),
+                "first": self.d.as_option(profile.entity(params["first"])),
+                "second": self.d.as_option(profile.entity(params["second"])),
                 "same": words["same"],
                 "unknown": words["unknown"],
             }

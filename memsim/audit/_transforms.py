@@ -123,8 +123,8 @@ def compare(
             outcome = "same"
         facts = {fa.id, fb.id}
     text = {
-        "first": capitalize_first(d.who(a)),
-        "second": capitalize_first(d.who(b)),
+        "first": capitalize_first(d.as_option(a)),
+        "second": capitalize_first(d.as_option(b)),
         "same": words["same"],
         "unknown": words["unknown"],
     }[outcome]

@@ -388,8 +388,8 @@ def comparative(
     if step:
         question = words["within"].format(question=question, margin=_said(ctx, a, attr, step))
     text = {
-        "first": ctx.cap(who_a),
-        "second": ctx.cap(who_b),
+        "first": ctx.cap(ctx.loc.as_option(who_a, ctx.is_user(a))),
+        "second": ctx.cap(ctx.loc.as_option(who_b, ctx.is_user(b))),
         "same": words["same"],
         "unknown": words["unknown"],
     }

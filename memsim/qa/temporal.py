@@ -249,7 +249,7 @@ def _order(ctx: QAContext, group: list[Entity], rng: np.random.Generator) -> Dra
         return None  # "first" must not hang on the time of day
     unknown = rng.random() < 0.25
     hidden = picked[int(rng.integers(3))] if unknown else None
-    shown = [ctx.cap(ctx.who(e)) for e, _, _ in picked]
+    shown = [ctx.cap(ctx.loc.as_option(ctx.who(e), ctx.is_user(e))) for e, _, _ in picked]
     never = ctx.loc.history.never_told
     answer = never if unknown else shown[0]
     options = [answer, *(x for x in [*shown, never] if x != answer)]

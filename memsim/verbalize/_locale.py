@@ -511,6 +511,12 @@ class LocaleData(_Strict):
     def cap(self, text: str) -> str:
         return text[:1].upper() + text[1:] if self.capitalize and text else text
 
+    def as_option(self, who: str, user: bool) -> str:
+        """An entity named as an answer option: the user in the object form, since an
+        option answers "whose ...?" or "which ... first?" on its own ("Me", not "I";
+        zh 我 either way), anyone else as named."""
+        return self.self_forms.whom.format(who=who) if user else who
+
 
 LOCALE_PATH_ENV = "MEMSIM_LOCALE_PATH"
 """Folders (separated like PATH) searched after the bundled ones for ``<code>.yaml``, so

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from memsim.audit._cues import answer_said
-from tests.audit.conftest import ROOT, audit_check, generate, generated_records
+from tests.audit.conftest import ROOT, audit_check, generate, generated_records, tampered
 
 
 def test_a_latin_word_is_said_only_whole() -> None:
@@ -33,21 +33,31 @@ def test_a_short_distractor_named_too_is_no_cue() -> None:
     )
 
 
-def test_the_user_said_as_the_object_is_the_option_i(tmp_path: Path) -> None:
-    # the generic wording puts the user second: "Comparing my heavyweight wrestler and
-    # me, ...?" names the option "I" as "me"; it was read as giving the wrestler away
+def test_the_user_is_an_option_in_the_object_form(tmp_path: Path) -> None:
+    # "Comparing my heavyweight wrestler and me, whose ...?" is answered "Me", not "I";
+    # data that names the option "I" (memsim before stop 31, or made elsewhere) is read
+    # with "me" for "I", else the question's "me" read as giving the wrestler away
     schema = ROOT / "tests" / "data" / "coach.en.yaml"
     generate(tmp_path, schema, 120, 40, "comparative")
     records = generated_records(tmp_path)
     second = [
-        r["QA"]
+        r
         for r in records
         if r["scenario"] == "user" and re.search(r" and me\b", r["QA"]["question"])
     ]
     assert second
+    options = [c for r in second for c in r["QA"]["choices"].values()]
+    assert "Me" in options and "I" not in options
+    _, found = audit_check(tmp_path / "d", tmp_path, schema, "answer_in_question")
+    assert not found, found
+
+    for r in second:  # the option as older data names it
+        r["QA"]["choices"] = {k: "I" if c == "Me" else c for k, c in r["QA"]["choices"].items()}
+        if r["QA"].get("answer") == "Me":
+            r["QA"]["answer"] = "I"
     bare = [
         q
-        for q in second
+        for q in (r["QA"] for r in second)
         if answer_said(
             q["question"],
             q["choices"][q["ground_truth"]],
@@ -55,5 +65,5 @@ def test_the_user_said_as_the_object_is_the_option_i(tmp_path: Path) -> None:
         )
     ]
     assert bare  # without "me" for "I", some of them read as a cue
-    _, found = audit_check(tmp_path / "d", tmp_path, schema, "answer_in_question")
+    _, found = audit_check(tampered(tmp_path, second), tmp_path, schema, "answer_in_question")
     assert not found, found

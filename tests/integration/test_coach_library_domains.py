@@ -40,7 +40,7 @@ def test_the_coach_reads_as_a_wrestling_season(tmp_path: Path) -> None:
     user_options = [
         v for r in records if r["scenario"] == "user" for v in r["QA"]["choices"].values()
     ]
-    assert "I" in user_options
+    assert "Me" in user_options and "I" not in user_options  # "whose ...?": "Me"
     for profile in read_profiles(tmp_path / "p"):  # the table below the binned standing
         facts = profile.entity("coach").facts
         if facts["standing"].value == "novice":

@@ -312,7 +312,18 @@ def derive(prof: Prof, transform: str, params: dict[str, Any], loc: Any) -> Deri
                 f"({a}.{attr}={prof.fact(a, attr)['value']!r}, "
                 f"{b}.{attr}={prof.fact(b, attr)['value']!r})"
             )
-        text = {"first": cap(prof.who(a)), "second": cap(prof.who(b)), "same": words["same"]}[truth]
+        # an option names the user in the locale's object form ("Me": it answers "whose?")
+        named = {
+            k: loc.self_forms.whom.format(who=prof.who(e))
+            if prof.entities[e]["scenario"] == "user"
+            else prof.who(e)
+            for k, e in (("first", a), ("second", b))
+        }
+        text = {
+            "first": cap(named["first"]),
+            "second": cap(named["second"]),
+            "same": words["same"],
+        }[truth]
         return Derivation(text, truth, {fa, fb}, [], problems)
 
     if transform == "count":
