@@ -5,10 +5,10 @@ every sampled profile at once with numpy, instead of once per profile and questi
 
 Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
 occurrence in sample order), as running :data:`memsim.audit._sample.FAST` (for value_at,
-:data:`memsim.audit._lean.LEAN`) on each (profile, mapping) pair and skipping those raising
-DerivationError or KeyError; whenever
-that cannot be shown from the columns (a value that is not hashable, keys that do not
-sort, a key raising anything else, several entity kinds in one slot) it returns None and
+count_between and first_of, :data:`memsim.audit._lean.LEAN`) on each (profile, mapping)
+pair and skipping those raising DerivationError or KeyError; whenever that cannot be
+shown from the columns (a value that is not hashable, keys that do not sort, a key
+raising anything else, several entity kinds in one slot) it returns None and
 the caller runs the per-profile path, so the result never differs.
 """
 
@@ -21,16 +21,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memsim.audit import _events as dated
 from memsim.audit._derive import DerivationError, Deriver
 from memsim.audit._lean import day_bounds
 from memsim.audit._moving import Moving
+from memsim.audit._spread import Spread
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
 
 Codes = npt.NDArray[np.int64]
 Pairs = list[tuple[Profile, dict[str, str]]]
 COMPARED = ("first", "second", "same")
-VECTORISED = ("identity", "compare", "count", "value_at")
+VECTORISED = ("identity", "compare", "count", "value_at", "count_between", "first_of")
 
 
 class Columns:
@@ -57,6 +59,10 @@ class Columns:
         self._changing: dict[str, npt.NDArray[np.bool_]] = {}
         self._moving: dict[str, Moving | None] = {}
         self._kinds: dict[str, tuple[Codes, list[str]]] = {}
+        self._spread: dict[str, Spread | None] = {}
+        self._events: dict[str, dated.Events | None] = {}
+        # a repeated entity id: which one a question means, the per-profile path says
+        self.repeated_ids = any(len({e.id for e in p.entities}) < len(p.entities) for p in profiles)
 
     def counts(
         self,
@@ -74,6 +80,10 @@ class Columns:
             return self._compare(params, pairs)
         if transform == "count":
             return self._count(params, pairs)
+        if transform == "count_between":
+            return dated.count_between(self, params, pairs)
+        if transform == "first_of":
+            return dated.first_of(self, params, pairs)
         return None
 
     # --- the transforms ---------------------------------------------------------------
@@ -82,7 +92,7 @@ class Columns:
         if found is None:
             return None
         matrix, values = found
-        rows, slots = self._pick(pairs, str(params["entity"]))
+        rows, slots = self.pick(pairs, str(params["entity"]))
         codes = matrix[slots, rows]
         return _ordered(codes[codes >= 0], lambda c: values[c])
 
@@ -102,7 +112,7 @@ class Columns:
         except Exception:  # let the per-profile path raise it as it would
             return None
         matrix, values = found
-        rows, slots = self._pick(pairs, str(params["entity"]))
+        rows, slots = self.pick(pairs, str(params["entity"]))
         codes = matrix[slots, rows]
         if day >= when.date():
             return Counter()  # every pair refused: the day is not before the question
@@ -122,26 +132,38 @@ class Columns:
         return _ordered(codes[codes >= 0], lambda c: labels[c])
 
     def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
-        if params.get("margin"):
-            return None  # ranks do not say how far apart values are: derived one by one
-        found = self.ranks(str(params["attribute"]))
+        attr = str(params["attribute"])
+        found = self.ranks(attr)
         if found is None:
             return None
         ranks = found[0]
-        rows, first = self._pick(pairs, str(params["first"]))
-        second = self._pick(pairs, str(params["second"]))[1]
+        rows, first = self.pick(pairs, str(params["first"]))
+        second = self.pick(pairs, str(params["second"]))[1]
         x, y = ranks[first, rows], ranks[second, rows]
-        ok = (x >= 0) & (y >= 0)
-        x, y = x[ok], y[ok]
         outcome = np.where(x > y, 0, np.where(y > x, 1, 2))
-        return _ordered(outcome, lambda c: COMPARED[c])
+        ok = (x >= 0) & (y >= 0)
+        margin = float(params.get("margin") or 0)  # stated in the question
+        if margin:
+            # two values within the margin are "same" before their keys are asked: the
+            # pairs where both facts exist, measured as value_distance measures them
+            spread = self.spread(attr)
+            codes = self.codes(attr)
+            if spread is None or codes is None:
+                return None
+            a, b = codes[0][first, rows], codes[0][second, rows]
+            both = (a >= 0) & (b >= 0)
+            if (both & ~ok).any():
+                return None  # a key that refuses: whether it is asked, the profile says
+            near = both & (spread.distance(a, b) <= margin)
+            outcome = np.where(near, 2, outcome)
+        return _ordered(outcome[ok], lambda c: COMPARED[c])
 
     def _count(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
         attr, op, threshold = str(params["attribute"]), params["op"], params["threshold"]
         entities = [str(e) for e in params["entities"]]
         if not entities or (op != "eq" and op not in COMPARE):
             return None
-        picked = [self._pick(pairs, e) for e in entities]
+        picked = [self.pick(pairs, e) for e in entities]
         rows = picked[0][0]
         tested: tuple[Codes, Codes] | None
         if op == "eq":
@@ -223,6 +245,28 @@ class Columns:
             self._changing[attr] = hit
         return hit
 
+    def spread(self, attr: str) -> Spread | None:
+        """Where each of the attribute's values lies, to measure distances (None: the
+        facts are of several types, or of one that has no distance)."""
+        if attr not in self._spread:
+            found = self.codes(attr)
+            types = {
+                e.facts[attr].type
+                for cells in self.entities
+                for e in cells
+                if e is not None and attr in e.facts
+            }
+            self._spread[attr] = (
+                None if found is None or len(types) != 1 else Spread.of(types.pop(), found[1])
+            )
+        return self._spread[attr]
+
+    def events(self, attr: str) -> dated.Events | None:
+        """The attribute's event days and dated entities (None: not all dates)."""
+        if attr not in self._events:
+            self._events[attr] = dated.Events.of(self, attr)
+        return self._events[attr]
+
     def moving(self, attr: str) -> Moving | None:
         """The value histories of the attribute's changing facts (None: a value is not
         hashable); the attribute's codes must exist."""
@@ -280,7 +324,7 @@ class Columns:
             return None
         return matrix, values
 
-    def _pick(self, pairs: Pairs, eid: str) -> tuple[Codes, Codes]:
+    def pick(self, pairs: Pairs, eid: str) -> tuple[Codes, Codes]:
         """Per pair, the profile's row and the slot the item's entity maps to."""
         key = (id(pairs), eid)
         hit = self._picks.get(key)
