@@ -25,6 +25,7 @@ from memsim.audit import _events as dated
 from memsim.audit._derive import DerivationError, Deriver
 from memsim.audit._lean import day_bounds
 from memsim.audit._moving import Moving
+from memsim.audit._per_value import PER_VALUE, per_value
 from memsim.audit._spread import Spread
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
@@ -32,7 +33,7 @@ from memsim.profile import Entity, Profile
 Codes = npt.NDArray[np.int64]
 Pairs = list[tuple[Profile, dict[str, str]]]
 COMPARED = ("first", "second", "same")
-VECTORISED = ("identity", "compare", "count", "value_at", "count_between", "first_of")
+VECTORISED = ("identity", "compare", "count", "value_at", "count_between", "first_of", *PER_VALUE)
 
 
 class Columns:
@@ -61,6 +62,8 @@ class Columns:
         self._kinds: dict[str, tuple[Codes, list[str]]] = {}
         self._spread: dict[str, Spread | None] = {}
         self._events: dict[str, dated.Events | None] = {}
+        self._plain: dict[str, bool] = {}
+        self.slot_names = list(self.slots)
         # a repeated entity id: which one a question means, the per-profile path says
         self.repeated_ids = any(len({e.id for e in p.entities}) < len(p.entities) for p in profiles)
 
@@ -84,6 +87,8 @@ class Columns:
             return dated.count_between(self, params, pairs)
         if transform == "first_of":
             return dated.first_of(self, params, pairs)
+        if transform in PER_VALUE:
+            return None if when is None else per_value(self, transform, params, pairs, when)
         return None
 
     # --- the transforms ---------------------------------------------------------------
@@ -260,6 +265,43 @@ class Columns:
                 None if found is None or len(types) != 1 else Spread.of(types.pop(), found[1])
             )
         return self._spread[attr]
+
+    def at(
+        self, attr: str, slots: Codes, rows: Codes, when: dt.datetime | None
+    ) -> tuple[Codes, list[Any]] | None:
+        """Per (slot, row), the code of the attribute's value in force at ``when`` (its
+        first value when None; -1: no such fact), and the values by code; None when the
+        codes could merge values that read differently (1 and True, 1 and 1.0)."""
+        found = self.codes(attr)
+        if found is None or not self.plain(attr):
+            return None
+        matrix, labels = found
+        codes = matrix[slots, rows]
+        moving = np.flatnonzero(self.changing(attr)[slots, rows] & (codes >= 0))
+        if when is not None and moving.size:
+            history = self.moving(attr)
+            if history is None:
+                return None
+            cells = history.cell_of[slots[moving], rows[moving]]
+            codes = codes.copy()
+            codes[moving] = history.at(when.isoformat(timespec="minutes"))[cells]
+            labels = history.labels
+        return codes, labels
+
+    def plain(self, attr: str) -> bool:
+        """Whether every value of the attribute (histories too) is a str, or every one
+        an int (not a bool): equal values then read alike."""
+        hit = self._plain.get(attr)
+        if hit is None:
+            types = {
+                type(v)
+                for cells in self.entities
+                for e in cells
+                if e is not None and attr in e.facts
+                for v in (e.facts[attr].value, *(s.value for s in e.facts[attr].history))
+            }
+            hit = self._plain[attr] = types in ({str}, {int})
+        return hit
 
     def events(self, attr: str) -> dated.Events | None:
         """The attribute's event days and dated entities (None: not all dates)."""

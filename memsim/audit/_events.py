@@ -121,8 +121,7 @@ def first_of(columns: Columns, params: dict[str, Any], pairs: Pairs) -> Counter[
         apart &= (days[:k] != days[k]).all(axis=0)
     ok = has & apart
     earliest = slots[days[:, ok].argmin(axis=0), np.flatnonzero(ok)]
-    names = list(columns.slots)
-    return _ordered(earliest, lambda c: names[c])
+    return _ordered(earliest, lambda c: columns.slot_names[c])
 
 
 def _ordered(codes: Codes, label: Any) -> Counter[Any]:
