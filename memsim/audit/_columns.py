@@ -56,7 +56,7 @@ class Columns:
                     cell[r] = e
         self._codes: dict[str, tuple[Codes, list[Any]] | None] = {}
         self._ranks: dict[str, tuple[Codes, list[Any]] | None] = {}
-        self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
+        self._picks: dict[tuple[int, str | None], tuple[Codes, Codes]] = {}
         self._changing: dict[str, npt.NDArray[np.bool_]] = {}
         self._moving: dict[str, Moving | None] = {}
         self._kinds: dict[str, tuple[Codes, list[str]]] = {}
@@ -371,11 +371,12 @@ class Columns:
         key = (id(pairs), eid)
         hit = self._picks.get(key)
         if hit is None:
-            missing = len(self.slots)
-            rows = np.array([self.row[id(p)] for p, _ in pairs], dtype=np.int64)
-            slots = np.array(
-                [self.slots.get(m.get(eid, eid), missing) for _, m in pairs], dtype=np.int64
-            )
+            missing, slot_of = len(self.slots), self.slots.get
+            rows = self._picks.get((id(pairs), None), (None,))[0]  # the same for every entity
+            if rows is None:
+                rows = np.array([self.row[id(p)] for p, _ in pairs], dtype=np.int64)
+                self._picks[id(pairs), None] = (rows, rows)
+            slots = np.array([slot_of(m.get(eid, eid), missing) for _, m in pairs], np.int64)
             hit = self._picks[key] = (rows, slots)
         return hit
 
