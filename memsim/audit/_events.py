@@ -62,7 +62,7 @@ class Events:
 
 def _named(
     columns: Columns, params: dict[str, Any], pairs: Pairs
-) -> tuple[Events, Codes, Codes, Codes] | None:
+) -> tuple[Events, Codes, Codes, npt.NDArray[np.bool_]] | None:
     """The attribute's events, each pair's row, the named slots (entity x pair), and
     whether every named entity has the attribute's fact."""
     try:
@@ -77,7 +77,7 @@ def _named(
     slots = np.stack([s for _, s in picked])
     codes = columns.codes(attr)
     assert codes is not None
-    has = (codes[0][slots, rows] >= 0).all(axis=0)
+    has = np.asarray((codes[0][slots, rows] >= 0).all(axis=0), dtype=bool)
     return events, rows, slots, has
 
 

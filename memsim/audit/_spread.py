@@ -46,9 +46,10 @@ class Spread:
 
     def distance(self, a: Codes, b: Codes) -> npt.NDArray[np.float64]:
         """|a - b| per pair of codes (-1: no value, any distance), as value_distance says."""
-        apart = np.abs(self.at[a] - self.at[b]).astype(np.float64)
+        apart: npt.NDArray[np.float64] = np.abs(self.at[a] - self.at[b]).astype(np.float64)
         if self.kind in ("date", "datetime"):
-            return apart / 10**6 / 86400
+            days: npt.NDArray[np.float64] = apart / 10**6 / 86400
+            return days
         return apart
 
 
