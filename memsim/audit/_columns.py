@@ -63,6 +63,7 @@ class Columns:
         self._spread: dict[str, Spread | None] = {}
         self._events: dict[str, dated.Events | None] = {}
         self._plain: dict[str, bool] = {}
+        self._having: dict[str, tuple[Codes, Codes, list[Entity]]] = {}
         self.slot_names = list(self.slots)
         # a repeated entity id: which one a question means, the per-profile path says
         self.repeated_ids = any(len({e.id for e in p.entities}) < len(p.entities) for p in profiles)
@@ -224,10 +225,8 @@ class Columns:
         if hit is None:
             matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
             index: dict[str, int] = {}
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts:
-                        matrix[s, r] = index.setdefault(e.kind, len(index))
+            slots, rows, cells = self.having(attr)
+            matrix[slots, rows] = [index.setdefault(e.kind, len(index)) for e in cells]
             hit = self._kinds[attr] = (matrix, list(index))
         return hit
 
@@ -243,10 +242,8 @@ class Columns:
         hit = self._changing.get(attr)
         if hit is None:
             hit = np.zeros((len(self.entities), len(self.profiles)), dtype=bool)
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts and len(e.facts[attr].history) > 1:
-                        hit[s, r] = True
+            slots, rows, cells = self.having(attr)
+            hit[slots, rows] = [len(e.facts[attr].history) > 1 for e in cells]
             self._changing[attr] = hit
         return hit
 
@@ -255,16 +252,26 @@ class Columns:
         facts are of several types, or of one that has no distance)."""
         if attr not in self._spread:
             found = self.codes(attr)
-            types = {
-                e.facts[attr].type
-                for cells in self.entities
-                for e in cells
-                if e is not None and attr in e.facts
-            }
+            types = {e.facts[attr].type for e in self.having(attr)[2]}
             self._spread[attr] = (
                 None if found is None or len(types) != 1 else Spread.of(types.pop(), found[1])
             )
         return self._spread[attr]
+
+    def having(self, attr: str) -> tuple[Codes, Codes, list[Entity]]:
+        """The cells whose entity has a fact of ``attr``: their slots, rows and
+        entities, slot by slot and row by row (the order the codes are numbered in)."""
+        hit = self._having.get(attr)
+        if hit is None:
+            slots, rows, cells = [], [], []
+            for s, column in enumerate(self.entities):
+                for r, e in enumerate(column):
+                    if e is not None and attr in e.facts:
+                        slots.append(s)
+                        rows.append(r)
+                        cells.append(e)
+            hit = self._having[attr] = (np.array(slots, np.int64), np.array(rows, np.int64), cells)
+        return hit
 
     def at(
         self, attr: str, slots: Codes, rows: Codes, when: dt.datetime | None
@@ -295,9 +302,7 @@ class Columns:
         if hit is None:
             types = {
                 type(v)
-                for cells in self.entities
-                for e in cells
-                if e is not None and attr in e.facts
+                for e in self.having(attr)[2]
                 for v in (e.facts[attr].value, *(s.value for s in e.facts[attr].history))
             }
             hit = self._plain[attr] = types in ({str}, {int})
@@ -347,13 +352,12 @@ class Columns:
     def _build(self, attr: str, value: Any, ranked: bool = False) -> tuple[Codes, list[Any]] | None:
         matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
         index: dict[Any, int] = {}
+        slots, rows, cells = self.having(attr)
         try:
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts:
-                        v = value(e)
-                        if v is not _NO_KEY:
-                            matrix[s, r] = index.setdefault(v, len(index))
+            codes = [
+                -1 if (v := value(e)) is _NO_KEY else index.setdefault(v, len(index)) for e in cells
+            ]
+            matrix[slots, rows] = codes
             values = list(index)
             if ranked:
                 order = sorted(range(len(values)), key=lambda i: values[i])
