@@ -125,6 +125,7 @@ def first_of(columns: Columns, params: dict[str, Any], pairs: Pairs) -> Counter[
 
 
 def _ordered(codes: Codes, label: Any) -> Counter[Any]:
+    # imported here: _columns imports this module, for its dispatch
     from memsim.audit._columns import _ordered as ordered
 
     return ordered(codes, label)

@@ -157,6 +157,7 @@ def _changing_only(
 
 
 def _ordered(codes: npt.NDArray[Any], label: Any) -> Counter[Any]:
+    # imported here: _columns imports this module, for its dispatch
     from memsim.audit._columns import _ordered as ordered
 
     return ordered(codes, label)
