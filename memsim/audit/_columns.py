@@ -1,7 +1,9 @@
 """The option prior's sample in columns: per attribute, a (slot x profile) matrix of value
-codes and of sort-key ranks, so that the raw answers of the most frequent transforms
-(identity, compare, count, and value_at, whose facts mostly never change) are computed for
-every sampled profile at once with numpy, instead of once per profile and question in Python.
+codes and of sort-key ranks, so that the raw answers of the transforms (identity, compare
+with or without a margin, count, value_at; count_between and first_of in
+:mod:`memsim.audit._events`; the transforms of one or two values and of a history in
+:mod:`memsim.audit._per_value`) are computed for every sampled profile at once with
+numpy, instead of once per profile and question in Python.
 
 Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
 occurrence in sample order), as running :data:`memsim.audit._sample.FAST` (for value_at,
