@@ -1,14 +1,16 @@
 """The option prior's sample in columns: per attribute, a (slot x profile) matrix of value
-codes and of sort-key ranks, so that the raw answers of the most frequent transforms
-(identity, compare, count, and value_at, whose facts mostly never change) are computed for
-every sampled profile at once with numpy, instead of once per profile and question in Python.
+codes and of sort-key ranks, so that the raw answers of the transforms (identity, compare
+with or without a margin, count, value_at; count_between and first_of in
+:mod:`memsim.audit._events`; the transforms of one or two values and of a history in
+:mod:`memsim.audit._per_value`) are computed for every sampled profile at once with
+numpy, instead of once per profile and question in Python.
 
 Guarantees: :meth:`Columns.counts` returns the same Counter, in the same order (first
 occurrence in sample order), as running :data:`memsim.audit._sample.FAST` (for value_at,
-:data:`memsim.audit._lean.LEAN`) on each (profile, mapping) pair and skipping those raising
-DerivationError or KeyError; whenever
-that cannot be shown from the columns (a value that is not hashable, keys that do not
-sort, a key raising anything else, several entity kinds in one slot) it returns None and
+count_between and first_of, :data:`memsim.audit._lean.LEAN`) on each (profile, mapping)
+pair and skipping those raising DerivationError or KeyError; whenever that cannot be
+shown from the columns (a value that is not hashable, keys that do not sort, a key
+raising anything else, several entity kinds in one slot) it returns None and
 the caller runs the per-profile path, so the result never differs.
 """
 
@@ -21,16 +23,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memsim.audit import _events as dated
 from memsim.audit._derive import DerivationError, Deriver
 from memsim.audit._lean import day_bounds
 from memsim.audit._moving import Moving
+from memsim.audit._per_value import PER_VALUE, per_value
+from memsim.audit._spread import Spread
 from memsim.audit._transforms import COMPARE
 from memsim.profile import Entity, Profile
 
 Codes = npt.NDArray[np.int64]
 Pairs = list[tuple[Profile, dict[str, str]]]
 COMPARED = ("first", "second", "same")
-VECTORISED = ("identity", "compare", "count", "value_at")
+VECTORISED = ("identity", "compare", "count", "value_at", "count_between", "first_of", *PER_VALUE)
 
 
 class Columns:
@@ -53,10 +58,17 @@ class Columns:
                     cell[r] = e
         self._codes: dict[str, tuple[Codes, list[Any]] | None] = {}
         self._ranks: dict[str, tuple[Codes, list[Any]] | None] = {}
-        self._picks: dict[tuple[int, str], tuple[Codes, Codes]] = {}
+        self._picks: dict[tuple[int, str | None], tuple[Codes, Codes]] = {}
         self._changing: dict[str, npt.NDArray[np.bool_]] = {}
         self._moving: dict[str, Moving | None] = {}
         self._kinds: dict[str, tuple[Codes, list[str]]] = {}
+        self._spread: dict[str, Spread | None] = {}
+        self._events: dict[str, dated.Events | None] = {}
+        self._plain: dict[str, bool] = {}
+        self._having: dict[str, tuple[Codes, Codes, list[Entity]]] = {}
+        self.slot_names = list(self.slots)
+        # a repeated entity id: which one a question means, the per-profile path says
+        self.repeated_ids = any(len({e.id for e in p.entities}) < len(p.entities) for p in profiles)
 
     def counts(
         self,
@@ -74,6 +86,12 @@ class Columns:
             return self._compare(params, pairs)
         if transform == "count":
             return self._count(params, pairs)
+        if transform == "count_between":
+            return dated.count_between(self, params, pairs)
+        if transform == "first_of":
+            return dated.first_of(self, params, pairs)
+        if transform in PER_VALUE:
+            return None if when is None else per_value(self, transform, params, pairs, when)
         return None
 
     # --- the transforms ---------------------------------------------------------------
@@ -82,7 +100,7 @@ class Columns:
         if found is None:
             return None
         matrix, values = found
-        rows, slots = self._pick(pairs, str(params["entity"]))
+        rows, slots = self.pick(pairs, str(params["entity"]))
         codes = matrix[slots, rows]
         return _ordered(codes[codes >= 0], lambda c: values[c])
 
@@ -102,7 +120,7 @@ class Columns:
         except Exception:  # let the per-profile path raise it as it would
             return None
         matrix, values = found
-        rows, slots = self._pick(pairs, str(params["entity"]))
+        rows, slots = self.pick(pairs, str(params["entity"]))
         codes = matrix[slots, rows]
         if day >= when.date():
             return Counter()  # every pair refused: the day is not before the question
@@ -122,26 +140,38 @@ class Columns:
         return _ordered(codes[codes >= 0], lambda c: labels[c])
 
     def _compare(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
-        if params.get("margin"):
-            return None  # ranks do not say how far apart values are: derived one by one
-        found = self.ranks(str(params["attribute"]))
+        attr = str(params["attribute"])
+        found = self.ranks(attr)
         if found is None:
             return None
         ranks = found[0]
-        rows, first = self._pick(pairs, str(params["first"]))
-        second = self._pick(pairs, str(params["second"]))[1]
+        rows, first = self.pick(pairs, str(params["first"]))
+        second = self.pick(pairs, str(params["second"]))[1]
         x, y = ranks[first, rows], ranks[second, rows]
-        ok = (x >= 0) & (y >= 0)
-        x, y = x[ok], y[ok]
         outcome = np.where(x > y, 0, np.where(y > x, 1, 2))
-        return _ordered(outcome, lambda c: COMPARED[c])
+        ok = (x >= 0) & (y >= 0)
+        margin = float(params.get("margin") or 0)  # stated in the question
+        if margin:
+            # two values within the margin are "same" before their keys are asked: the
+            # pairs where both facts exist, measured as value_distance measures them
+            spread = self.spread(attr)
+            codes = self.codes(attr)
+            if spread is None or codes is None:
+                return None
+            a, b = codes[0][first, rows], codes[0][second, rows]
+            both = (a >= 0) & (b >= 0)
+            if (both & ~ok).any():
+                return None  # a key that refuses: whether it is asked, the profile says
+            near = both & (spread.distance(a, b) <= margin)
+            outcome = np.where(near, 2, outcome)
+        return _ordered(outcome[ok], lambda c: COMPARED[c])
 
     def _count(self, params: dict[str, Any], pairs: Pairs) -> Counter[Any] | None:
         attr, op, threshold = str(params["attribute"]), params["op"], params["threshold"]
         entities = [str(e) for e in params["entities"]]
         if not entities or (op != "eq" and op not in COMPARE):
             return None
-        picked = [self._pick(pairs, e) for e in entities]
+        picked = [self.pick(pairs, e) for e in entities]
         rows = picked[0][0]
         tested: tuple[Codes, Codes] | None
         if op == "eq":
@@ -197,10 +227,8 @@ class Columns:
         if hit is None:
             matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
             index: dict[str, int] = {}
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts:
-                        matrix[s, r] = index.setdefault(e.kind, len(index))
+            slots, rows, cells = self.having(attr)
+            matrix[slots, rows] = [index.setdefault(e.kind, len(index)) for e in cells]
             hit = self._kinds[attr] = (matrix, list(index))
         return hit
 
@@ -216,12 +244,77 @@ class Columns:
         hit = self._changing.get(attr)
         if hit is None:
             hit = np.zeros((len(self.entities), len(self.profiles)), dtype=bool)
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts and len(e.facts[attr].history) > 1:
-                        hit[s, r] = True
+            slots, rows, cells = self.having(attr)
+            hit[slots, rows] = [len(e.facts[attr].history) > 1 for e in cells]
             self._changing[attr] = hit
         return hit
+
+    def spread(self, attr: str) -> Spread | None:
+        """Where each of the attribute's values lies, to measure distances (None: the
+        facts are of several types, or of one that has no distance)."""
+        if attr not in self._spread:
+            found = self.codes(attr)
+            types = {e.facts[attr].type for e in self.having(attr)[2]}
+            self._spread[attr] = (
+                None if found is None or len(types) != 1 else Spread.of(types.pop(), found[1])
+            )
+        return self._spread[attr]
+
+    def having(self, attr: str) -> tuple[Codes, Codes, list[Entity]]:
+        """The cells whose entity has a fact of ``attr``: their slots, rows and
+        entities, slot by slot and row by row (the order the codes are numbered in)."""
+        hit = self._having.get(attr)
+        if hit is None:
+            slots, rows, cells = [], [], []
+            for s, column in enumerate(self.entities):
+                for r, e in enumerate(column):
+                    if e is not None and attr in e.facts:
+                        slots.append(s)
+                        rows.append(r)
+                        cells.append(e)
+            hit = self._having[attr] = (np.array(slots, np.int64), np.array(rows, np.int64), cells)
+        return hit
+
+    def at(
+        self, attr: str, slots: Codes, rows: Codes, when: dt.datetime | None
+    ) -> tuple[Codes, list[Any]] | None:
+        """Per (slot, row), the code of the attribute's value in force at ``when`` (its
+        first value when None; -1: no such fact), and the values by code; None when the
+        codes could merge values that read differently (1 and True, 1 and 1.0)."""
+        found = self.codes(attr)
+        if found is None or not self.plain(attr):
+            return None
+        matrix, labels = found
+        codes = matrix[slots, rows]
+        moving = np.flatnonzero(self.changing(attr)[slots, rows] & (codes >= 0))
+        if when is not None and moving.size:
+            history = self.moving(attr)
+            if history is None:
+                return None
+            cells = history.cell_of[slots[moving], rows[moving]]
+            codes = codes.copy()
+            codes[moving] = history.at(when.isoformat(timespec="minutes"))[cells]
+            labels = history.labels
+        return codes, labels
+
+    def plain(self, attr: str) -> bool:
+        """Whether every value of the attribute (histories too) is a str, or every one
+        an int (not a bool): equal values then read alike."""
+        hit = self._plain.get(attr)
+        if hit is None:
+            types = {
+                type(v)
+                for e in self.having(attr)[2]
+                for v in (e.facts[attr].value, *(s.value for s in e.facts[attr].history))
+            }
+            hit = self._plain[attr] = types in ({str}, {int})
+        return hit
+
+    def events(self, attr: str) -> dated.Events | None:
+        """The attribute's event days and dated entities (None: not all dates)."""
+        if attr not in self._events:
+            self._events[attr] = dated.Events.of(self, attr)
+        return self._events[attr]
 
     def moving(self, attr: str) -> Moving | None:
         """The value histories of the attribute's changing facts (None: a value is not
@@ -261,13 +354,12 @@ class Columns:
     def _build(self, attr: str, value: Any, ranked: bool = False) -> tuple[Codes, list[Any]] | None:
         matrix = np.full((len(self.entities), len(self.profiles)), -1, dtype=np.int64)
         index: dict[Any, int] = {}
+        slots, rows, cells = self.having(attr)
         try:
-            for s, cells in enumerate(self.entities):
-                for r, e in enumerate(cells):
-                    if e is not None and attr in e.facts:
-                        v = value(e)
-                        if v is not _NO_KEY:
-                            matrix[s, r] = index.setdefault(v, len(index))
+            codes = [
+                -1 if (v := value(e)) is _NO_KEY else index.setdefault(v, len(index)) for e in cells
+            ]
+            matrix[slots, rows] = codes
             values = list(index)
             if ranked:
                 order = sorted(range(len(values)), key=lambda i: values[i])
@@ -280,16 +372,17 @@ class Columns:
             return None
         return matrix, values
 
-    def _pick(self, pairs: Pairs, eid: str) -> tuple[Codes, Codes]:
+    def pick(self, pairs: Pairs, eid: str) -> tuple[Codes, Codes]:
         """Per pair, the profile's row and the slot the item's entity maps to."""
         key = (id(pairs), eid)
         hit = self._picks.get(key)
         if hit is None:
-            missing = len(self.slots)
-            rows = np.array([self.row[id(p)] for p, _ in pairs], dtype=np.int64)
-            slots = np.array(
-                [self.slots.get(m.get(eid, eid), missing) for _, m in pairs], dtype=np.int64
-            )
+            missing, slot_of = len(self.slots), self.slots.get
+            rows = self._picks.get((id(pairs), None), (None,))[0]  # the same for every entity
+            if rows is None:
+                rows = np.array([self.row[id(p)] for p, _ in pairs], dtype=np.int64)
+                self._picks[id(pairs), None] = (rows, rows)
+            slots = np.array([slot_of(m.get(eid, eid), missing) for _, m in pairs], np.int64)
             hit = self._picks[key] = (rows, slots)
         return hit
 

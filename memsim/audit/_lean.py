@@ -128,10 +128,14 @@ def first_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) 
 
 def digit_sum(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
+    return digit_sum_of(d, _at(fact, when), params)
+
+
+def digit_sum_of(d: Deriver, value: Any, params: dict[str, Any]) -> Any:
     k = int(params["k"])
-    digits = [int(c) for c in str(_at(fact, when)) if c.isdigit()]
+    digits = [int(c) for c in str(value) if c.isdigit()]
     if len(digits) < k:
-        raise DerivationError(f"{fact.id} has fewer than {k} digits")
+        raise DerivationError(f"{value!r} has fewer than {k} digits")
     return sum(digits[-k:])
 
 
@@ -150,7 +154,11 @@ def days_between(d: Deriver, p: Profile, params: dict[str, Any], when: dt.dateti
 
 def season(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    month = int(str(_at(fact, when)).split("-")[-2])
+    return season_of(d, _at(fact, when), params)
+
+
+def season_of(d: Deriver, value: Any, params: dict[str, Any]) -> Any:
+    month = int(str(value).split("-")[-2])
     names = [name for name, months in d.loc.seasons.items() if month in months]
     if len(names) != 1:
         raise DerivationError(f"month {month} is in {len(names)} seasons of the locale")
@@ -159,16 +167,24 @@ def season(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) ->
 
 def weekday(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    day = dt.date.fromisoformat(str(_at(fact, when))[:10])
+    return weekday_of(d, _at(fact, when), params)
+
+
+def weekday_of(d: Deriver, value: Any, params: dict[str, Any]) -> Any:
+    day = dt.date.fromisoformat(str(value)[:10])
     return d.loc.calendar.weekdays[day.weekday()]
 
 
 def email_domain(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    value = str(_at(fact, when))
-    if "@" not in value:
-        raise DerivationError(f"{fact.id} = {value!r} is not an e-mail address")
-    return value.split("@", 1)[1]
+    return email_domain_of(d, _at(fact, when), params)
+
+
+def email_domain_of(d: Deriver, value: Any, params: dict[str, Any]) -> Any:
+    text = str(value)
+    if "@" not in text:
+        raise DerivationError(f"{text!r} is not an e-mail address")
+    return text.split("@", 1)[1]
 
 
 def current_value(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
@@ -188,7 +204,12 @@ def elapsed(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -
 
 def date_of(d: Deriver, p: Profile, params: dict[str, Any], when: dt.datetime) -> Any:
     _, fact = d.fact(p, params["entity"], params["attribute"])
-    return _day(fact).isoformat()
+    return date_of_value(d, fact.value, params)
+
+
+def date_of_value(d: Deriver, value: Any, params: dict[str, Any]) -> Any:
+    """The day of a fact's first value (what date_of answers; _day reads it so too)."""
+    return _parse_day(str(value)).isoformat()
 
 
 LEAN: dict[str, Lean] = {
@@ -211,4 +232,15 @@ LEAN: dict[str, Lean] = {
 profile on DerivationError, KeyError, TypeError or IndexError, as derive() turns the last
 three into DerivationError)."""
 
-__all__ = ["LEAN", "Lean", "day_bounds"]
+OF_VALUE: dict[str, Callable[[Deriver, Any, dict[str, Any]], Any]] = {
+    "digit_sum": digit_sum_of,
+    "season": season_of,
+    "weekday": weekday_of,
+    "email_domain": email_domain_of,
+    "date_of": date_of_value,
+}
+"""The transforms whose raw value is a function of one value (date_of: the fact's first
+one; the others: the one in force at the question's time), by that function, with the
+same errors as the transform's (but for the fact's id in their messages)."""
+
+__all__ = ["LEAN", "OF_VALUE", "Lean", "day_bounds"]

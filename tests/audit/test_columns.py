@@ -4,6 +4,7 @@ raw answer on each sampled profile (memsim.audit._sample.FAST)."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,11 @@ CASES = [
     ("compare", {"first": "{0}", "second": "{1}", "attribute": "birthday"}),
     ("compare", {"first": "{0}", "second": "{1}", "attribute": "education"}),
     ("compare", {"first": "{0}", "second": "{1}", "attribute": "hometown"}),  # not ordered
+    # a stated margin: values that close are "same" before their keys are compared
+    ("compare", {"first": "{0}", "second": "{1}", "attribute": "age", "margin": 2}),
+    ("compare", {"first": "{0}", "second": "{1}", "attribute": "height", "margin": 5}),
+    ("compare", {"first": "{0}", "second": "{1}", "attribute": "birthday", "margin": 60}),
+    ("compare", {"first": "{0}", "second": "{1}", "attribute": "birthday", "margin": 0.5}),
     ("count", {"entities": "*", "attribute": "age", "op": "gt", "threshold": 40}),
     ("count", {"entities": "*", "attribute": "birthday", "op": "le", "threshold": "06-15"}),
     ("count", {"entities": "*", "attribute": "education", "op": "ge", "threshold": "nonsense"}),
@@ -117,3 +123,31 @@ def test_value_at_counts_as_the_lean_path_does(
             assert list(got.items()) == list(want.items())
     changing = columns.changing(attribute)
     assert changing.any() == (attribute != "age")
+
+
+@pytest.mark.parametrize("margin", [30, 1.5, 0.25, 400])
+def test_compare_with_a_margin_counts_as_each_profile_does(
+    sample: tuple[Deriver, list[Profile]], margin: float
+) -> None:
+    """Event times (date-times) a margin of days apart, including fractions of a day,
+    measured over the sample as value_distance measures each pair: the outcome counts,
+    in the same order, with "same" for those within the margin."""
+    d, profiles = sample
+    events = _slots(profiles, "work_event") + _slots(profiles, "leisure_event")
+    columns = Columns(d, profiles)
+    seen: Counter[Any] = Counter()
+    kept: list[Pairs] = []  # the columns remember pairs by id: none may be freed meanwhile
+    for first, second in itertools.pairwise(events):
+        params = {"first": first, "second": second, "attribute": "time", "margin": margin}
+        mapped: Pairs = [
+            (p, [{}, {first: events[-1]}, {second: "ghost"}][i % 3]) for i, p in enumerate(profiles)
+        ]
+        kept += [[(p, {}) for p in profiles], mapped]
+        for pairs in kept[-2:]:
+            got = columns.counts("compare", params, pairs)
+            want = _each(d, "compare", params, pairs)
+            assert got is not None
+            assert list(got.items()) == list(want.items())
+            seen.update(want)
+    # the events lie within one year: a margin of 400 days makes every pair "same"
+    assert seen["same"] and (margin > 366) == (not seen["first"] and not seen["second"])
