@@ -115,8 +115,12 @@ class PoolWording(_Strict):
     aggregative: list[w.Aggregative] = Field(default_factory=list)
     condition: w.Condition | None = None
     """The pool's noun phrase that picks one of its entities out by a value, over
-    :attr:`Questions.condition` (zh "……的那支{group}" for lenses, where the general
-    phrase says 那个)."""
+    :attr:`Questions.condition`, where its words differ beyond the measure word."""
+    measure: w.Measure | None = None
+    """The word the language counts the pool's entities with (zh 单 for shoots, 家 for
+    publishers), said by every condition phrase's ``{measure}``: the general one, an
+    attribute's and a role's ("……的那单拍摄", not "……的那个拍摄"); none:
+    :attr:`Questions.measure`."""
 
 
 def _problem(loc: tuple[str | int, ...], given: str, message: str) -> InitErrorDetails:
@@ -154,6 +158,10 @@ class Questions(_Strict):
     condition: w.Condition = "the {group} whose {label} is {value}"
     """The noun phrase that picks an entity out by an attribute without a ``condition``
     of its own in :attr:`by_attribute`."""
+    measure: w.Measure = ""
+    """The measure word a condition phrase's ``{measure}`` says for an entity whose pool
+    declares none (zh 个; a language without measure words leaves it empty and its
+    phrases never say it)."""
     by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording of one attribute (``<kind>.<attribute>`` or ``<attribute>``) over the
     kinds' general wording, so a question reads as one would ask it ("What did I think
@@ -250,6 +258,28 @@ class Questions(_Strict):
         own (:attr:`PoolWording.condition`), else :attr:`condition`."""
         own = self.by_pool.get(pool) if pool else None
         return own.condition if own is not None and own.condition else self.condition
+
+    def measure_of(self, pool: str | None) -> str:
+        """The measure word of ``pool`` (:attr:`PoolWording.measure`), else
+        :attr:`measure`."""
+        own = self.by_pool.get(pool) if pool else None
+        return own.measure if own is not None and own.measure else self.measure
+
+    @field_validator("by_attribute", "by_role")
+    @classmethod
+    def _condition_tokens(cls, found: dict[str, dict[str, list[str]]]) -> Any:
+        """Each ``condition`` phrase is checked as :attr:`condition` is (a misspelt
+        token was a KeyError at generation), a problem reported at the entry."""
+        problems = []
+        for name, keys in found.items():
+            for i, text in enumerate(keys.get("condition", ())):
+                try:
+                    w.check_condition(text)
+                except ValueError as exc:
+                    problems.append(_problem((name, "condition", i), text, str(exc)))
+        if problems:
+            raise ValidationError.from_exception_data("condition", problems)
+        return found
 
     def predicate(self, op: str, attribute: str) -> str:
         """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold
