@@ -448,6 +448,11 @@ class LocaleData(_Strict):
     hearsay_label: w.HearsayLabel = "{kind}'s {label}"
     """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
     ("textbook's price"); the user's attributes go by their label alone."""
+    hearsay_label_by_role: dict[str, w.HearsayRoleLabel] = Field(default_factory=dict)
+    """:attr:`hearsay_label` of an attribute by its declared ``role``, where the value
+    says what the label would: an English date-time carries its preposition ("on April
+    12"), so a time is told as its event ("their hive inspection is on April 12", en
+    ``time: "{kind}"``), not "their hive inspection's time is on April 12"."""
     domain_label: w.DomainLabel = "{label} domain"
     """What an e-mail domain is called in a ``hearsay_of`` line ("email address domain")."""
     questions: Questions

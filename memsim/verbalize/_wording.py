@@ -93,6 +93,9 @@ HearsayOf = Annotated[str, check(("label", "value"))]
 Person = Annotated[str, check(("first", "last"), any_of=True, phrase=True)]
 """A person outside the profile ("my friend {first}"): "'s" or a verb follows it."""
 HearsayLabel = Annotated[str, check(("label",), allowed=("kind",))]
+HearsayRoleLabel = Annotated[str, check(("kind", "label"), any_of=True)]
+"""A role's hearsay label: the kind alone may name what its value is ("{kind}": "their
+hive inspection is on April 12")."""
 DomainLabel = Annotated[str, check(("label",))]
 Preface = Annotated[str, check(("question",))]
 Join = Annotated[str, check(("first", "second"))]
@@ -155,6 +158,7 @@ __all__ = [
     "Hearsay",
     "HearsayLabel",
     "HearsayOf",
+    "HearsayRoleLabel",
     "Join",
     "Measure",
     "Person",
