@@ -26,6 +26,7 @@ from memsim.verbalize._render import (
     template_fields,
     value_at,
 )
+from memsim.verbalize._said_forms import unsayable_phrasings
 from memsim.verbalize._tautology import naming_attributes, says_itself, tautologies
 from memsim.verbalize._template import VERBALIZERS, TemplateVerbalizer, fact_tokens, fill
 
@@ -60,5 +61,6 @@ __all__ = [
     "schema_locale",
     "tautologies",
     "template_fields",
+    "unsayable_phrasings",
     "value_at",
 ]

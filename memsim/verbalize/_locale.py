@@ -44,6 +44,14 @@ class Forms(_Strict):
     ``{whose}`` after the phrasing's first ``{who}`` or ``{whose}`` ("{who} got {whose}
     first colony": "my mentor got their first colony", not "my mentor got my mentor's
     first colony"). None: :attr:`whose` again."""
+    again_whom: str | None = None
+    """The object form of a subject the phrasing has already named, in another clause
+    ("them": "{who} {be} in {value}, and friends visit {who} there": "my bandmate is
+    in Denver, and friends visit them there"). None: :attr:`whom`."""
+    reflexive: str | None = None
+    """The object form of a subject named again in its own clause ("myself",
+    "themselves": "{who} would call {who} {a} {value}": "I would call myself a
+    hobbyist", not "I would call I a hobbyist"). None: ``{who}`` as written."""
 
 
 class Grammar(_Strict):
@@ -73,6 +81,12 @@ class Grammar(_Strict):
     last ("1 frame of brood", "1 dollar a kilo"). None: the last word is the head."""
     one: list[str] = Field(default_factory=list)
     """Values that take the singular unit ("1")."""
+    clause_openers: list[str] = Field(default_factory=list)
+    """Words that open a clause ("and", "when", "because"): a ``{who}`` named again right
+    after one, or after punctuation, is a subject ("When {who} {be} off the road,
+    {who} {be} in ..."); anywhere else it is an object, of its own clause
+    (:attr:`Forms.reflexive`) or of another (:attr:`Forms.again_whom`). None: a
+    ``{who}`` named again is said as written."""
     object_before: list[str] = Field(default_factory=list)
     """Words before which a ``{who}`` that follows a word (not the start of a clause) is
     an object ("reach {who} at", "know {who} as"); so is one followed by the value or
