@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memsim.audit._context import AuditContext
 from memsim.audit._text import fold
-from memsim.schema import is_user, role_of, user_kind
+from memsim.schema import is_user, pool_of, role_of, user_kind
 from memsim.verbalize import template_fields
 
 LEAST = 2
@@ -80,14 +80,24 @@ def _wordings(ctx: AuditContext) -> Iterator[tuple[str, list[str]]]:
         # taken as its name spoken ("work_city" -> "work city"), as graphs.json says it
         for name, wordings in questions.by_attribute.items():
             label = name.rsplit(".", 1)[-1].replace("_", " ")
-            yield label, [t for key in KEYS for t in wordings.get(key, ())]
+            said = [t for key in KEYS for t in wordings.get(key, ())]
+            yield label, [_measured(t, questions.measure) for t in said]
         return
     for kind in ctx.schema.entities:
         user = is_user(ctx.schema, kind)
+        # a condition phrase says the measure word of the kind's pool (zh 那单): its
+        # pattern is the phrase as said, not one that any measure word would match
+        measure = questions.measure_of(pool_of(ctx.schema, kind) or kind)
         for attr, a in ctx.schema.attributes_of(kind).items():
             label = a.label.get(ctx.locale.code, attr.replace("_", " "))
             role = None if user else role_of(ctx.schema, kind, attr)
-            yield label, [t for key in KEYS for t in questions.of_attribute(kind, attr, key, role)]
+            said = [t for key in KEYS for t in questions.of_attribute(kind, attr, key, role)]
+            yield label, [_measured(t, measure) for t in said]
+
+
+def _measured(template: str, measure: str) -> str:
+    """``template`` with its ``{measure}`` said."""
+    return template.replace("{measure}", measure)
 
 
 @lru_cache(maxsize=1024)

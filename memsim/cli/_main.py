@@ -67,7 +67,7 @@ def schema_validate(paths: tuple[str, ...]) -> None:
     from memsim.graph import BRNet
     from memsim.qa import plan_problems
     from memsim.schema import SchemaError, load_schema, schema_warnings
-    from memsim.verbalize import overlay_problems, schema_locale
+    from memsim.verbalize import overlay_problems, schema_locale, unsayable_phrasings
 
     failed = 0
     for path in paths:
@@ -81,12 +81,14 @@ def schema_validate(paths: tuple[str, ...]) -> None:
             continue
         s = net.schema
         try:
-            schema_locale(s)  # the language's locale data with the schema's overlay
+            loc = schema_locale(s)  # the language's locale data with the schema's overlay
         except ValueError as exc:
             failed += 1
             click.echo(str(exc), err=True)
             continue
-        for line in schema_warnings(path, plan_problems, s):
+        # the QA plan's warnings, and phrasings no form of the user's says ("I's")
+        warned = lambda t, loc=loc: plan_problems(t) + unsayable_phrasings(t, loc)  # noqa: E731
+        for line in schema_warnings(path, warned, s):
             click.echo(line, err=True)
         click.echo(
             f"{path}: ok ({s.name} {s.version}, {len(s.entities)} entity kinds, "

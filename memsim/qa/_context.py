@@ -573,11 +573,17 @@ class QAContext:
 
     def hearsay_label(self, entity: Entity, attr: str) -> str:
         """How a ``hearsay_of`` line names ``attr``: the user's by its label ("age"),
-        another entity's with its kind ("textbook's price") unless the label says it."""
+        another entity's as the locale words its role (``hearsay_label_by_role``: an
+        English time by its kind alone), else with its kind ("textbook's price") unless
+        the label says it."""
         label = self.label(entity, attr)
         if self.is_user(entity):
             return label
         kind = self.schema.entities[entity.kind].label.get(self.loc.code, entity.kind)
+        role = self.role(entity, attr)
+        by_role = self.loc.hearsay_label_by_role.get(role) if role else None
+        if by_role:  # a time told as its event: "their repair is on July 14"
+            return by_role.format(kind=kind, label=label)
         if normalise(kind) in normalise(label):
             return label
         return self.loc.hearsay_label.format(kind=kind, label=label)

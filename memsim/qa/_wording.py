@@ -89,18 +89,19 @@ def conditional_question(
         if "whose" not in template_fields(t)  # no possessive of a long phrase
     ]
     label, cond_label = ctx.label(entity, target), ctx.label(entity, cond)
+    # a pool that counts with its own measure word picks one out with it too, in any
+    # wording: an attribute's, a role's or the general one (zh 那单, 那家, not 那个)
+    pool = ctx.pool_name(entity)
+    measure = ctx.loc.questions.measure_of(pool)
     if not phrases and not asks:
         template = ctx.wording("conditional", scenario, rng, entity)
         return ctx.loc.questions.asked(template, ctx.attribute(entity, target).type).format(
-            label=label, group=group, cond_label=cond_label, cond_value=value
+            label=label, group=group, cond_label=cond_label, cond_value=value, measure=measure
         )
-    # a pool that counts with its own measure word picks one out with it too (zh 那支)
-    phrase = (
-        ctx.choose(phrases, rng)
-        if phrases
-        else ctx.loc.questions.condition_of(ctx.pool_name(entity))
+    phrase = ctx.choose(phrases, rng) if phrases else ctx.loc.questions.condition_of(pool)
+    who = phrase.format(
+        group=group, value=value, a=ctx.loc.article_for(value), label=cond_label, measure=measure
     )
-    who = phrase.format(group=group, value=value, a=ctx.loc.article_for(value), label=cond_label)
     if asks:
         forms = ctx.loc.other_forms
         template = ctx.choose(asks, rng)

@@ -26,6 +26,7 @@ from memsim.verbalize._render import (
     template_fields,
     value_at,
 )
+from memsim.verbalize._said_forms import unsayable_phrasings
 from memsim.verbalize._tautology import naming_attributes, says_itself, tautologies
 from memsim.verbalize._template import (
     VERBALIZERS,
@@ -66,6 +67,7 @@ __all__ = [
     "schema_locale",
     "tautologies",
     "template_fields",
+    "unsayable_phrasings",
     "value_at",
     "without_time_preposition",
 ]

@@ -10,7 +10,10 @@ depend on words around a token rather than on the token:
   object form ("me"), not "I";
 - a subject named twice ("{who} celebrate{s} {whose} birthday") is named once, then
   said by the locale's possessive of one already named (``other_forms.again``: "my
-  mentor celebrates their birthday", not "... my mentor's birthday").
+  mentor celebrates their birthday", not "... my mentor's birthday"), and a ``{who}``
+  named again as an object by its object forms ("I would call myself ...", "friends
+  visit me there": ``reflexive``, ``again_whom``), where ``grammar.clause_openers``
+  tells a subject again ("When I am off the road, I am ...") from an object.
 
 Guarantees: a template is rewritten the same way wherever it is filled (messages, the
 audit's re-rendering, hearsay lines and the patterns that read them back), so the
@@ -44,16 +47,51 @@ def agreed(loc: LocaleData, template: str, s: str, object_form: bool) -> str:
 
 
 _SUBJECT = re.compile(r"\{who(?:se)?\}")
+_PIECE = re.compile(r"\{[^{}]*\}|[.,;:!?]|[^\W\d_]+")
+"""A token, a mark that ends a clause, or a word."""
 
 
-def named_again(template: str) -> str:
+def named_again(template: str, openers: tuple[str, ...] = ()) -> str:
     """``template`` with every ``{whose}`` after its first ``{who}`` or ``{whose}`` as
     ``{whose_again}``: the subject is named once, then said by the possessive of one
-    already named (:attr:`Forms.again`)."""
+    already named (:attr:`Forms.again`). With the grammar's clause ``openers``, a
+    ``{who}`` named again where it is no subject (not at the start of a clause) is
+    ``{who_reflexive}`` in a clause whose subject it is ("I would call myself ...") and
+    ``{whom_again}`` in another ("..., and friends visit me there")."""
     first = _SUBJECT.search(template)
-    if first is None or "{whose}" not in template[first.end() :]:
+    if first is None:
         return template
-    return template[: first.end()] + template[first.end() :].replace("{whose}", "{whose_again}")
+    if openers and "{who}" in template[first.end() :]:
+        template = _objects_again(template, openers)  # the first mention as it was
+    head, rest = template[: first.end()], template[first.end() :]
+    return head + rest.replace("{whose}", "{whose_again}")
+
+
+@lru_cache(maxsize=1024)
+def _objects_again(template: str, openers: tuple[str, ...]) -> str:
+    """``template`` with each ``{who}`` after the first mention that does not open a
+    clause (the template's start, after ``.,;:!?`` or one of ``openers``) said as the
+    object of one already named: reflexive where a ``{who}`` is its clause's subject."""
+    opening = {o.casefold() for o in openers}
+    out, last = [], 0
+    at_start, seen, subject = True, False, False
+    for piece in _PIECE.finditer(template):
+        text = piece.group()
+        if text in ".,;:!?" or text.casefold() in opening:
+            at_start, subject = True, False
+            continue
+        if text == "{who}":
+            if seen and not at_start:
+                out.append(template[last : piece.start()])
+                out.append("{who_reflexive}" if subject else "{whom_again}")
+                last = piece.end()
+            elif at_start:
+                subject = True
+            seen = True
+        elif text == "{whose}":
+            seen = True
+        at_start = False
+    return "".join(out) + template[last:]
 
 
 @lru_cache(maxsize=4096)
@@ -94,4 +132,4 @@ def _objects(after: tuple[str, ...], before: tuple[str, ...]) -> re.Pattern[str]
     return re.compile(rf"(?P<lead>{lead})\{{who\}}", re.IGNORECASE)
 
 
-__all__ = ["agreed"]
+__all__ = ["agreed", "named_again"]

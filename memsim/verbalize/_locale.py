@@ -44,6 +44,14 @@ class Forms(_Strict):
     ``{whose}`` after the phrasing's first ``{who}`` or ``{whose}`` ("{who} got {whose}
     first colony": "my mentor got their first colony", not "my mentor got my mentor's
     first colony"). None: :attr:`whose` again."""
+    again_whom: str | None = None
+    """The object form of a subject the phrasing has already named, in another clause
+    ("them": "{who} {be} in {value}, and friends visit {who} there": "my bandmate is
+    in Denver, and friends visit them there"). None: :attr:`whom`."""
+    reflexive: str | None = None
+    """The object form of a subject named again in its own clause ("myself",
+    "themselves": "{who} would call {who} {a} {value}": "I would call myself a
+    hobbyist", not "I would call I a hobbyist"). None: ``{who}`` as written."""
 
 
 class Grammar(_Strict):
@@ -73,6 +81,12 @@ class Grammar(_Strict):
     last ("1 frame of brood", "1 dollar a kilo"). None: the last word is the head."""
     one: list[str] = Field(default_factory=list)
     """Values that take the singular unit ("1")."""
+    clause_openers: list[str] = Field(default_factory=list)
+    """Words that open a clause ("and", "when", "because"): a ``{who}`` named again right
+    after one, or after punctuation, is a subject ("When {who} {be} off the road,
+    {who} {be} in ..."); anywhere else it is an object, of its own clause
+    (:attr:`Forms.reflexive`) or of another (:attr:`Forms.again_whom`). None: a
+    ``{who}`` named again is said as written."""
     object_before: list[str] = Field(default_factory=list)
     """Words before which a ``{who}`` that follows a word (not the start of a clause) is
     an object ("reach {who} at", "know {who} as"); so is one followed by the value or
@@ -115,8 +129,12 @@ class PoolWording(_Strict):
     aggregative: list[w.Aggregative] = Field(default_factory=list)
     condition: w.Condition | None = None
     """The pool's noun phrase that picks one of its entities out by a value, over
-    :attr:`Questions.condition` (zh "……的那支{group}" for lenses, where the general
-    phrase says 那个)."""
+    :attr:`Questions.condition`, where its words differ beyond the measure word."""
+    measure: w.Measure | None = None
+    """The word the language counts the pool's entities with (zh 单 for shoots, 家 for
+    publishers), said by every condition phrase's ``{measure}``: the general one, an
+    attribute's and a role's ("……的那单拍摄", not "……的那个拍摄"); none:
+    :attr:`Questions.measure`."""
 
 
 def _problem(loc: tuple[str | int, ...], given: str, message: str) -> InitErrorDetails:
@@ -154,6 +172,10 @@ class Questions(_Strict):
     condition: w.Condition = "the {group} whose {label} is {value}"
     """The noun phrase that picks an entity out by an attribute without a ``condition``
     of its own in :attr:`by_attribute`."""
+    measure: w.Measure = ""
+    """The measure word a condition phrase's ``{measure}`` says for an entity whose pool
+    declares none (zh 个; a language without measure words leaves it empty and its
+    phrases never say it)."""
     by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording of one attribute (``<kind>.<attribute>`` or ``<attribute>``) over the
     kinds' general wording, so a question reads as one would ask it ("What did I think
@@ -251,6 +273,28 @@ class Questions(_Strict):
         own (:attr:`PoolWording.condition`), else :attr:`condition`."""
         own = self.by_pool.get(pool) if pool else None
         return own.condition if own is not None and own.condition else self.condition
+
+    def measure_of(self, pool: str | None) -> str:
+        """The measure word of ``pool`` (:attr:`PoolWording.measure`), else
+        :attr:`measure`."""
+        own = self.by_pool.get(pool) if pool else None
+        return own.measure if own is not None and own.measure else self.measure
+
+    @field_validator("by_attribute", "by_role")
+    @classmethod
+    def _condition_tokens(cls, found: dict[str, dict[str, list[str]]]) -> Any:
+        """Each ``condition`` phrase is checked as :attr:`condition` is (a misspelt
+        token was a KeyError at generation), a problem reported at the entry."""
+        problems = []
+        for name, keys in found.items():
+            for i, text in enumerate(keys.get("condition", ())):
+                try:
+                    w.check_condition(text)
+                except ValueError as exc:
+                    problems.append(_problem((name, "condition", i), text, str(exc)))
+        if problems:
+            raise ValidationError.from_exception_data("condition", problems)
+        return found
 
     def predicate(self, op: str, attribute: str, unit: str | None = None) -> str:
         """An aggregative predicate for an attribute: ``aggregative_predicates`` may hold
@@ -424,6 +468,11 @@ class LocaleData(_Strict):
     hearsay_label: w.HearsayLabel = "{kind}'s {label}"
     """An attribute of an entity other than the user, as a ``hearsay_of`` line names it
     ("textbook's price"); the user's attributes go by their label alone."""
+    hearsay_label_by_role: dict[str, w.HearsayRoleLabel] = Field(default_factory=dict)
+    """:attr:`hearsay_label` of an attribute by its declared ``role``, where the value
+    says what the label would: an English date-time carries its preposition ("on April
+    12"), so a time is told as its event ("their hive inspection is on April 12", en
+    ``time: "{kind}"``), not "their hive inspection's time is on April 12"."""
     domain_label: w.DomainLabel = "{label} domain"
     """What an e-mail domain is called in a ``hearsay_of`` line ("email address domain")."""
     questions: Questions

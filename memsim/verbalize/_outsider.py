@@ -58,12 +58,14 @@ def outsider_pattern(template: str, loc: LocaleData, unit: str) -> re.Pattern[st
     """``template`` said of one of the locale's ``hearsay_people`` as a pattern whose
     group ``value`` is the value (case-folded at the start, as messages are capitalised)."""
     forms = loc.other_forms
-    template = agreed(loc, named_again(template), forms.s, object_form=False)  # as fill()
+    again = named_again(template, tuple(loc.grammar.clause_openers))
+    template = agreed(loc, again, forms.s, object_form=False)  # as fill()
     articles = tuple(sorted({loc.article, loc.article_before_vowel}))
     # the unit as said after any value: singular after one ("1 year")
     units = tuple(dict.fromkeys([unit, *(loc.unit_for(v, unit) for v in loc.grammar.one)]))
     return _pattern(
         template, tuple(loc.hearsay_people), forms.whose, forms.again or forms.whose,
+        forms.again_whom or forms.whom, forms.reflexive or "{who}",
         forms.be, forms.have, forms.s, articles, units,
     )  # fmt: skip
 
@@ -74,6 +76,8 @@ def _pattern(
     people_forms: tuple[str, ...],
     whose_form: str,
     again_form: str,
+    again_whom_form: str,
+    reflexive_form: str,
     be: str,
     have: str,
     s: str,
@@ -92,6 +96,8 @@ def _pattern(
         "\0value\0": "(?P<value>.+?)",
         "\0whose\0": re.escape(whose_form).replace(re.escape("{who}"), who),
         "\0again\0": re.escape(again_form).replace(re.escape("{who}"), who),
+        "\0whom_again\0": re.escape(again_whom_form).replace(re.escape("{who}"), who),
+        "\0reflexive\0": re.escape(reflexive_form).replace(re.escape("{who}"), who),
         "\0who\0": who,
         "\0a\0": "(?:"
         + "|".join(re.escape(a) for a in sorted(articles, key=len, reverse=True))
@@ -104,6 +110,7 @@ def _pattern(
     # then every placeholder turned into its pattern
     text = template.format(
         value="\0value\0", who="\0who\0", whose="\0whose\0", whose_again="\0again\0",
+        whom_again="\0whom_again\0", who_reflexive="\0reflexive\0",
         a="\0a\0" if any(articles) else "",
         be=be, have=have, s=s, unit="\0unit\0" if any(units) else "",
     ).replace("  ", " ")  # fmt: skip

@@ -40,6 +40,8 @@ def fact_tokens(
         "who": who,
         "whose": forms.whose.format(who=who),
         "whose_again": (forms.again or forms.whose).format(who=who),
+        "whom_again": (forms.again_whom or forms.whom).format(who=who),
+        "who_reflexive": (forms.reflexive or "{who}").format(who=who),
         "whom": forms.whom.format(who=who),
         "be": forms.be,
         "have": forms.have,
@@ -55,7 +57,7 @@ def fill(loc: LocaleData, template: str, tokens: dict[str, str]) -> str:
     (:func:`memsim.verbalize._agree.agreed`: "does", "me")."""
     who = tokens.get("who")
     if "whose_again" in tokens:
-        template = named_again(template)
+        template = named_again(template, tuple(loc.grammar.clause_openers))
     template = agreed(loc, template, tokens.get("s", ""), tokens.get("whom", who) != who)
     time_words, prepositions, deictic = _fill_words(loc)
     text = seamless(template, tokens, time_words, prepositions, deictic)

@@ -93,15 +93,27 @@ HearsayOf = Annotated[str, check(("label", "value"))]
 Person = Annotated[str, check(("first", "last"), any_of=True, phrase=True)]
 """A person outside the profile ("my friend {first}"): "'s" or a verb follows it."""
 HearsayLabel = Annotated[str, check(("label",), allowed=("kind",))]
+HearsayRoleLabel = Annotated[str, check(("kind", "label"), any_of=True)]
+"""A role's hearsay label: the kind alone may name what its value is ("{kind}": "their
+hive inspection is on April 12")."""
 DomainLabel = Annotated[str, check(("label",))]
 Preface = Annotated[str, check(("question",))]
 Join = Annotated[str, check(("first", "second"))]
-Condition = Annotated[str, check(("value",), allowed=("group", "label", "a"))]
+CONDITION = (("value",), ("group", "label", "a", "measure"))
+"""The (required, allowed) tokens of a condition phrase."""
+Condition = Annotated[str, check(*CONDITION)]
 """The noun phrase that picks an entity out by an attribute's value ("the {group} whose
-{label} is {value}", zh "{label}是“{value}”的那个{group}")."""
+{label} is {value}", zh "{label}是“{value}”的那{measure}{group}": ``{measure}`` the word
+the entity's pool is counted with, :meth:`memsim.verbalize.Questions.measure_of`)."""
+check_condition = _checker(
+    frozenset(CONDITION[0]), frozenset(CONDITION[0] + CONDITION[1]), False, False
+)
+"""The check of one condition phrase of ``questions.by_attribute`` or ``by_role``."""
+Measure = Annotated[str, check(())]
+"""A measure word (zh 单, 台, 家): a word, no tokens."""
 KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "simple": (("label", "who"), ()),
-    "conditional": (("label", "cond_value"), ("group", "cond_label")),
+    "conditional": (("label", "cond_value"), ("group", "cond_label", "measure")),
     "comparative": (("a", "b"), ("label", "more")),
     "aggregative": (("predicate",), ("group", "label")),
 }
@@ -140,16 +152,20 @@ __all__ = [
     "Aggregative",
     "ChitChat",
     "Comparative",
+    "Condition",
     "Conditional",
     "DomainLabel",
     "Hearsay",
     "HearsayLabel",
     "HearsayOf",
+    "HearsayRoleLabel",
     "Join",
+    "Measure",
     "Person",
     "Preface",
     "Simple",
     "TwoFacts",
+    "check_condition",
     "scenario_check",
     "tokens_of",
 ]

@@ -119,3 +119,45 @@ def test_a_persons_distractor_is_said_of_someone_outside_the_profile_in_its_own_
             assert not _says(m["message"], gold), m["message"]
             assert not any(n in m["message"] for n in names), m["message"]
     assert said > 0
+
+
+def _time_hearsay(schema: Path, n: int = 40) -> list[str]:
+    """The hearsay lines of events' simple questions on ``n`` profiles that tell a
+    distractor date-time (an event's time: ``role: time``, or a format-1 ``time``)."""
+    ctx = make_context(load_schema(schema), 0)
+    patterns = [_pattern(t) for t in ctx.loc.hearsay_of]
+    when = re.compile(r"on \w+ \d+, \d{4} at|\d{4}年\d+月\d+日")
+    out = []
+    for i, p in enumerate(ProfileSampler(ctx.net).profiles(0, 0, n)):
+        r = record_to_json(make_record(ctx, p, "simple", "events", i, 0))
+        for m in r["message_list"] if r is not None else ():
+            hit = next(
+                (t.fullmatch(m["message"]) for t in patterns if t.fullmatch(m["message"])), None
+            )
+            if hit is not None and when.match(hit.group("value")):
+                out.append(m["message"])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        (ROOT / "tests" / "data" / "beekeeping.en.yaml", "their hive inspection is on"),
+        (ROOT / "schemas" / "daily_life.en.yaml", " event is "),
+    ],
+)
+def test_an_events_time_is_told_as_the_event_not_as_its_times_time(schema: Path, said: str) -> None:
+    """ "their hive inspection's time is on April 12": an English date-time carries its
+    preposition, so a hearsay line tells a time as its event (the locale's
+    ``hearsay_label_by_role``), as the event's own phrasings do ("My hive inspection is
+    on ...")."""
+    lines = _time_hearsay(schema)
+    assert lines and not [t for t in lines if "'s time" in t or " time is " in t], lines
+    assert any(said in t for t in lines), lines
+
+
+def test_a_chinese_time_keeps_its_label() -> None:
+    """zh says 时间是 where en says "is on": "他的休闲活动的时间是“2024年3月9日下午5点”" reads
+    as Chinese says it, and the locale sets no label by role."""
+    lines = _time_hearsay(ROOT / "schemas" / "daily_life.zh.yaml")
+    assert lines and all("的时间是“" in t for t in lines), lines

@@ -42,7 +42,8 @@ def test_publishers_are_counted_and_compared_as_companies() -> None:
     [
         # a pool's question wording, and the phrase that picks one of the pool out
         ("{cond_value}”的那家", "{cond_valu}”的那家", "lacks {cond_value}"),
-        ("“{value}”的那家{group}", "“{valeu}”的那家{group}", "{valeu}"),
+        # a measure word is a word: a token in it is filled by nothing
+        ("measure: 家", 'measure: "{kind}家"', "{kind}"),
     ],
 )
 def test_a_misspelt_token_in_pool_wording_is_an_error_at_its_line(
@@ -60,16 +61,65 @@ def test_a_misspelt_token_in_pool_wording_is_an_error_at_its_line(
     assert any(m.startswith(f"{path}:{line}:") and said in m for m in messages), messages
 
 
-def test_a_pool_picks_one_out_with_its_own_measure_word() -> None:
-    """A shoot picked out by a value was "……的那个拍摄" where the studio counts shoots
-    with 单; the pool's ``condition`` says "……的那单拍摄" (a time still reads 那个: that
-    phrase is the locale's, by role)."""
-    ctx = make_context(load_schema(DATA / "photostudio.zh.yaml"), 0)
+def _conditionals(schema: str, scenario: str, n: int = 200) -> list[str]:
+    ctx = make_context(load_schema(DATA / schema), 0)
     rng = np.random.default_rng(0)
-    picked = []
-    for p in ProfileSampler(ctx.net).profiles(0, 0, 200):
-        draft = QA_KINDS.get("conditional").make(ctx, p, "events", rng)
-        if draft is not None and "”的那" in draft.question:  # picked out by a value
-            picked.append(draft.question)
-    assert any("”的那单拍摄是什么时候" in q for q in picked), picked
-    assert not [q for q in picked if "”的那个拍摄" in q]
+    out = []
+    for p in ProfileSampler(ctx.net).profiles(0, 0, n):
+        draft = QA_KINDS.get("conditional").make(ctx, p, scenario, rng)
+        if draft is not None:
+            out.append(draft.question)
+    return out
+
+
+def test_a_pool_picks_one_out_with_its_own_measure_word() -> None:
+    """A shoot picked out by a value or by its time was "……的那个拍摄" where the studio
+    counts shoots with 单: the pool's ``measure`` is said by the general condition
+    phrase and by the locale's phrase of the time role alike."""
+    asked = _conditionals("photostudio.zh.yaml", "events")
+    by_value = [q for q in asked if "”的那" in q]
+    by_time = [q for q in asked if "”的那" not in q and "的那" in q]
+    assert any("”的那单拍摄" in q for q in by_value), by_value
+    assert any("的那单拍摄" in q for q in by_time), by_time
+    assert not [q for q in asked if "的那个拍摄" in q]
+
+
+def test_a_pool_picks_one_out_by_its_name_or_time_with_its_own_measure_word() -> None:
+    """A team member picked out by name was "叫……的那个团队成员" (the locale's phrase of
+    the name role) where the studio's overlay counts its people with 位; a game
+    developer's release picked out by its time "……的那个版本发布" where it is 那次. A
+    pool that declares no measure word keeps the locale's 个 (the playtesters)."""
+    named = [q for q in _conditionals("photostudio.zh.yaml", "roles") if "叫" in q]
+    assert any("的那位团队成员" in q for q in named), named
+    assert not [q for q in named if "的那个团队成员" in q]
+    timed = [q for q in _conditionals("gamedev.zh.yaml", "events") if "的那" in q]
+    assert any("的那次版本发布" in q for q in timed), timed
+    assert not [q for q in timed if "的那个版本发布" in q]
+
+
+@pytest.mark.parametrize(
+    ("good", "bad", "said"),
+    [
+        ("{value}的那{measure}{group}", "{value}的那{measur}{group}", "{measur}"),
+        ("{value}的那{measure}{group}", "的那{measure}{group}", "lacks {value}"),
+    ],
+)
+def test_a_misspelt_token_in_a_condition_by_role_is_an_error_at_its_line(
+    tmp_path: Path, good: str, bad: str, said: str
+) -> None:
+    """A role's condition phrase in a schema's overlay is checked as the general one
+    is (it was a KeyError at generation)."""
+    text = (DATA / "gamedev.zh.yaml").read_text(encoding="utf-8")
+    anchor = "    questions:\n"
+    assert text.count(anchor) == 1
+    own = f'      by_role:\n        time:\n          condition: ["{bad}"]\n'
+    wrong = text.replace(anchor, anchor + own, 1)
+    path = tmp_path / "g.zh.yaml"
+    path.write_text(wrong, encoding="utf-8")
+    line = next(i for i, t in enumerate(wrong.splitlines(), 1) if bad in t)
+    with pytest.raises(ValueError) as err:
+        schema_locale(load_schema(path))
+    messages = str(err.value).splitlines()
+    assert any(m.startswith(f"{path}:{line}:") and said in m for m in messages), messages
+    path.write_text(text.replace(anchor, anchor + own.replace(bad, good), 1), encoding="utf-8")
+    assert schema_locale(load_schema(path)).questions.by_role["time"]["condition"] == [good]

@@ -170,3 +170,24 @@ def test_overlay_problems_are_reported_beside_the_schemas_own(tmp_path: Path) ->
     out = result.output + (result.stderr or "")
     assert "bogus_key" in out, out
     assert re.search(r"workshop\.en\.yaml:\d+:\d+: locale_overlay 'en': hearsay\.0: .*lacks", out)
+
+
+@pytest.mark.parametrize(
+    "written", ["{who}'s full name is {value}.", "{who}’s full name is {value}."]
+)
+def test_a_users_phrasing_that_cannot_say_the_user_is_warned_at_its_line(
+    tmp_path: Path, written: str
+) -> None:
+    """ "{who}'s" reads "I's" of the user (and "{who}'s" may be "is": "my mentor's
+    coming"): the phrasing should say {whose} or {who} {be}."""
+    text = WORKSHOP.read_text(encoding="utf-8")
+    good = '            - "{whose} full name is {value}."\n'
+    assert text.count(good) == 1
+    text = text.replace(good, f'            - "{written}"\n')
+    path = tmp_path / "workshop.en.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index(f'            - "{written}"') + 1
+    result = CliRunner().invoke(main, ["schema", "validate", str(path)])
+    out = result.output + (result.stderr or "")
+    assert re.search(rf"workshop\.en\.yaml:{line}:\d+: warning: .*\{{whose\}}", out), out
+    assert result.exit_code == 0, out

@@ -42,6 +42,7 @@ QUESTION_TOKENS = {
     "label_b",
     "cond_label",
     "cond_value",
+    "measure",  # the measure word of the pool of the entity a conditional picks out (zh 单)
     "a",
     "b",
     "more",
@@ -173,6 +174,7 @@ def test_every_question_template_renders_without_leftovers(path: Path) -> None:
         "group": loc.plural.format(label=loc.home),
         "cond_label": loc.home,
         "cond_value": loc.calendar.months[0],
+        "measure": q.measure,
         "a": loc.calendar.weekdays[1],
         "b": loc.calendar.weekdays[2],
         "more": q.comparative_options["higher"],
