@@ -24,7 +24,7 @@ import numpy as np
 from memsim.profile import Profile
 from memsim.qa import Hearsay, QAContext
 from memsim.sampling import name_lists
-from memsim.schema import PersonName, Schema
+from memsim.schema import PersonName, Schema, is_user, role_of
 from memsim.verbalize import fact_tokens, fill, outsider_phrasings, without_time_preposition
 
 NAME_DRAWS = 20
@@ -72,11 +72,19 @@ def _bare(ctx: QAContext, item: Hearsay) -> str | None:
 
 def _said_as_is(ctx: QAContext, item: Hearsay) -> str:
     """The value as a ``hearsay_of`` line says it after "is": a date-time without its
-    preposition ("their start time is May 3, 2025 at 9:00 PM", not "is on May 3")."""
+    preposition ("their start time is May 3, 2025 at 9:00 PM", not "is on May 3"),
+    unless the line names the event itself, as the locale words a role's hearsay label
+    (``hearsay_label_by_role``: "their hive inspection is on April 12")."""
     if item.kind in ctx.schema.entities:
         attr = ctx.schema.attributes_of(item.kind).get(item.attribute)
         if attr is not None and attr.type == "datetime":
-            return without_time_preposition(ctx.loc, item.value)
+            role = (
+                None
+                if is_user(ctx.schema, item.kind)
+                else role_of(ctx.schema, item.kind, item.attribute)
+            )
+            if not (role and ctx.loc.hearsay_label_by_role.get(role)):
+                return without_time_preposition(ctx.loc, item.value)
     return item.value
 
 
