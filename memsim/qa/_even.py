@@ -1,21 +1,21 @@
 """Outcome weights that make a comparison scenario's outcomes even over the pool.
 
 A comparison's keep weights K(o) (:mod:`memsim.qa.comparative`) have the same
-expectation for every outcome, but a profile's question ends on o with chance
-K(o) / S (or K(o) / Z plus an even share), and the expectation of that ratio is even
-only when most profiles can realise every outcome. Where many cannot, the ones left
-fall to the outcomes that are easy to realise: a held-out landlord, older than all of
-their tenants in most profiles, asked "my tenant or me: who is older?" could answer
-only "me" or "never told" there, and comparative/user read first 0.16, second 0.35,
-the same 0.14, never told 0.35 in expectation (and its hybrid parts "second" 0.475 of
-40 at seed 2). Nothing a single trajectory does can fix that: its profile has what it
-has. Across profiles it can be fixed, by asking the rare outcomes more often where
-they can be asked: each outcome's K is scaled by a weight w(o), fitted on the
-context's noise profiles (the pool's, not the dataset's) so that the expected share
-of every outcome is a quarter (iterative proportional scaling, as a contingency
-table's margins are fitted). The weights depend on the schema, the seed and the
-scenario alone, and a reader without memory still sees each outcome a quarter of the
-time, whoever the question names.
+expectation for every outcome, but a profile's question ends on o with chance K(o) / S
+(or K(o) / Z plus an even share), and the expectation of that ratio is even only when
+most profiles can realise every outcome. Where many cannot, the ones left fall to the
+outcomes that are easy to realise: a held-out landlord, older than all of their tenants
+in most profiles, asked "my tenant or me: who is older?" could answer only "me" or
+"never told" there, and comparative/user read first 0.16, second 0.35, the same 0.14,
+never told 0.35 in expectation. Nothing a single trajectory does can fix that: its
+profile has what it has. Across profiles it can be fixed, by asking the rare outcomes
+more often where they can be asked: each outcome's K is scaled by a weight w(o), fitted
+on profiles of the pool's network (not the dataset's;
+:func:`memsim.qa.comparative.outcome_weights` says which) so that the expected share of
+every outcome is a quarter (iterative proportional scaling, as a contingency table's
+margins are fitted). The weights depend on the schema, the seed and the scenario alone,
+and a reader without memory still sees each outcome a quarter of the time, whoever the
+question names.
 
 A scenario whose shares are even within the estimate's noise keeps weights of 1 (its
 draws unchanged): ``NOISE_Z`` standard errors of the mean over the profiles.
@@ -23,7 +23,8 @@ draws unchanged): ``NOISE_Z`` standard errors of the mean over the profiles.
 Where too many profiles can realise only some outcomes (more than half of them only
 "second" or "never told"), no weights make the shares even; the scaling then ends
 where the outcomes that are easy to realise are asked as rarely as the profiles allow
-(the held-out landlord's 0.36 came to 0.33).
+(the held-out landlord's user, 0.361 "second" in expectation over 300 profiles,
+came to 0.341; its hybrid parts are dealt evenly, :mod:`memsim.qa._strata`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ one scenario's questions, not only in expectation (:func:`_dealt_outcome`); ever
 outcome is kept in proportion to how unlikely it is given who the question names and
 what it compares (the pool's distribution), so neither the names nor the attribute
 tell which outcome is right.
+Where many profiles cannot realise every outcome, each outcome's keep weights are
+scaled by a weight fitted on the pool's profiles (:func:`outcome_weights`,
+:mod:`memsim.qa._even`), so the shares are even over profiles, not only per pair.
 For "never told", the second entity's fact is withheld: it appears in no message.
 A profile with no question whose outcomes are all common enough when values are
 compared exactly (no education or tier to compare; only order totals and delivery
