@@ -60,6 +60,8 @@ class QAContext:
     kinds: tuple[str, ...] = ()
     """The QA kinds the dataset being made asks (empty: every registered kind): filler
     is drawn in proportion to how often each kind of fact is evidence in *these*."""
+    seed: int = 0
+    """The generation seed (the pool and the noise profiles were sampled with it)."""
 
     # --- entities and attributes -------------------------------------------------------
     def group(self, profile: Profile, scenario: str) -> list[Entity]:

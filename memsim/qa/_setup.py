@@ -32,4 +32,5 @@ def make_context(schema: Schema, seed: int, kinds: tuple[str, ...] = ()) -> QACo
         ValuePool.sample(net, seed),
         noise,
         tuple(kinds),
+        seed,
     )

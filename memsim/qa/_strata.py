@@ -41,8 +41,9 @@ Parts = Literal["none", "first", "both"]
 """Which parts of a hybrid question a draw is dealt in: ``none`` (a part's scenario is
 drawn per attempt, so a scenario's own decks mean nothing there), ``first`` (the
 second part draws from the trajectory's stream: dealt the first part's card, both
-parts would give the same count) or ``both`` (the second part from decks of its own,
-whose cards change once per deck of the first part's: every pair of cards comes up)."""
+parts would give the same count) or ``both`` (the second part's card is the first's
+shifted by a number dealt once per deck of the first part's, :func:`balanced`: each
+part's cards are even in every deck, and every pair of cards comes up)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ _CURRENT: ContextVar[_Stratum | None] = ContextVar("memsim_stratum", default=Non
 OWN = 2**31
 """Third spawn-key entry of :func:`card_rng`'s streams (above any deck number)."""
 SECOND = 2**30
-"""Added to a deck's salt in the second part of a hybrid question (``both``)."""
+"""Added to a deck's salt for the shifts of the second part of a hybrid question (``both``)."""
 
 
 @contextmanager
@@ -118,15 +119,23 @@ def balanced(
     trajectories ``every`` apart share a deck: a draw made only when another balanced
     draw of ``every`` cards came out one way is dealt over those trajectories); from
     ``rng`` when not :func:`dealing` (outside generation, after ``hold`` attempts, or in
-    a hybrid part ``parts`` leaves out). In a second part (``both``) the deck has its
-    own salt and turns once per ``n`` trajectories: ``every`` is multiplied by ``n``."""
+    a hybrid part ``parts`` leaves out). In a second part (``both``) the card is the
+    first part's plus a shift (mod ``n``) dealt from a deck of its own salt, one shift
+    per deck of the first part's: within a deck of the first part's, the second part's
+    cards are then a permutation too, and over ``n`` such decks every pair of cards
+    comes up once. (A deck of the second part's own that turned once per ``n``
+    trajectories held each card for ``n`` of them: 20 hybrids saw 5 cards, and a
+    held-out landlord's comparisons read "second" in 8 of 20 second parts, the hybrid
+    0.475 of 40.)"""
     now = _CURRENT.get()
     if now is None or not dealing(hold, parts):
         return int(rng.integers(n))
-    if now.part == 2:
-        salt, every = salt + SECOND, every * n
     place = now.tid // every
-    return deck(now.seed, salt, place // n, n)[place % n]
+    card = deck(now.seed, salt, place // n, n)[place % n]
+    if now.part == 2:
+        number = place // n  # the first part's deck
+        card = (card + deck(now.seed, salt + SECOND, number // n, n)[number % n]) % n
+    return card
 
 
 def dealt_run(

@@ -11,6 +11,9 @@ one scenario's questions, not only in expectation (:func:`_dealt_outcome`); ever
 outcome is kept in proportion to how unlikely it is given who the question names and
 what it compares (the pool's distribution), so neither the names nor the attribute
 tell which outcome is right.
+Where many profiles cannot realise every outcome, each outcome's keep weights are
+scaled by a weight fitted on the pool's profiles (:func:`outcome_weights`,
+:mod:`memsim.qa._even`), so the shares are even over profiles, not only per pair.
 For "never told", the second entity's fact is withheld: it appears in no message.
 A profile with no question whose outcomes are all common enough when values are
 compared exactly (no education or tier to compare; only order totals and delivery
@@ -25,22 +28,32 @@ question's parameters for the audit.
 from __future__ import annotations
 
 import itertools
-import operator
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Iterable
 
 import numpy as np
 
 from memsim.profile import Entity, Profile
 from memsim.qa._context import QAContext, others
-from memsim.qa._margin import comparison_margin
+from memsim.qa._even import fit_weights
+from memsim.qa._keep import (
+    EVEN,
+    OUTCOMES,
+    SLACK,
+    _balanced,
+    _expected_sum,
+    _kept,
+    compare,
+    margin,
+    order_share,
+    outcome_chances,
+)
+from memsim.qa._pool import POOL_START
 from memsim.qa._registry import qa_kind
 from memsim.qa._strata import balanced, card_rng, dealing
 from memsim.qa._types import Draft
 from memsim.qa._wording import comparative_question
-from memsim.schema import within_margin
+from memsim.sampling import ProfileSampler
 
-OUTCOMES = ("first", "second", "same", "unknown")
 DRAWS = 256
 """Draws of a (pair, attribute) for the wanted outcome before giving it up."""
 DECK = 7
@@ -48,154 +61,14 @@ DECK = 7
 HOLD = 16
 """Attempts a dealt outcome is held for (a draft redone for a message that says a
 withheld value keeps its outcome)."""
-SLACK = 1.5
-"""How far above its expected sum a profile's kept weights may come before they are
-normalised by their own sum (:func:`_kept`): the larger, the more of each question's
-outcome is dealt evenly rather than drawn with its weights (1 left zh comparative/events
-"the same" 0.275 in expectation over make dataset's profiles, 1.5 gives 0.255, 2 moved
-comparative/user away from even)."""
+FIT = 1500
+"""Profiles outcome weights are fitted on (:func:`outcome_weights`), from ``FIT_START``
+(apart from the pool's, the noise profiles' and any dataset's)."""
+FIT_START = POOL_START + 2 * 10**6
 MIN_SHARE = 0.1
 """A question whose least likely outcome (often a tie) has a smaller chance than this,
 given who it names and what it compares, is not asked when the profile has another:
 kept as rarely as that outcome, the error of its estimate would show in the shares."""
-
-
-def margin(ctx: QAContext, a: Entity, b: Entity, attr: str) -> int:
-    """The difference that counts as "the same" when a and b are compared on ``attr``
-    (0: only equal values; see :mod:`memsim.qa._margin`)."""
-    kind = ctx.attribute(a, attr).type
-    return comparison_margin(ctx.pool, a, b, attr, kind, ctx.sort_keys(a, attr))
-
-
-def compare(ctx: QAContext, a: Entity, b: Entity, attr: str, step: int = 0) -> str:
-    """'first' if a's value is higher (later), 'second' if b's is, else 'same' (equal,
-    or within the stated margin ``step``)."""
-    x, y = a.facts[attr].value, b.facts[attr].value
-    if step and within_margin(ctx.attribute(a, attr).type, x, y, step):
-        return "same"
-    kx, ky = ctx.sort_key(a, attr, x), ctx.sort_key(b, attr, y)
-    return "first" if kx > ky else "second" if ky > kx else "same"
-
-
-def order_share(
-    ctx: QAContext, a: Entity, b: Entity, attr: str, step: int = 0
-) -> tuple[float, float, float] | None:
-    """(P(first higher), P(second higher), P(the same)) for entities named like a and b,
-    in the pool ("the same": within the margin ``step``, if any). Remembered on ``a``
-    per (``b``, attr, step): a draw asks it of every candidate pair for every outcome."""
-    key = ("order-share", id(b), attr, step)
-    hit = a.memo.get(key)
-    if hit is not None and hit[0] is ctx.pool and hit[1] is b:
-        return hit[2]  # type: ignore[no-any-return]
-    found = _order_share(ctx, a, b, attr, step)
-    a.memo[key] = (ctx.pool, b, found)  # b kept: its id is not reused while held
-    return found
-
-
-def _order_share(
-    ctx: QAContext, a: Entity, b: Entity, attr: str, step: int
-) -> tuple[float, float, float] | None:
-    members = []
-    for e in (a, b):
-        given = ctx.revealed(e, ctx.naming(e), attr)
-        if given is None:
-            return None
-        members.append((e.kind, given, attr))
-
-    def compute() -> tuple[float, float, float] | None:
-        pairs = ctx.pool.joint(members)
-        if pairs is None:
-            return None
-        key_a, key_b = ctx.sort_keys(a, attr), ctx.sort_keys(b, attr)
-        kind, total = ctx.attribute(a, attr).type, len(pairs)
-        if step:
-            pairs = [(x, y) for x, y in pairs if not within_margin(kind, x, y, step)]
-        xs, ys = _keyed(key_a, [x for x, _ in pairs]), _keyed(key_b, [y for _, y in pairs])
-        first = sum(map(operator.gt, xs, ys)) / total
-        second = sum(map(operator.gt, ys, xs)) / total
-        return (first, second, max(0.0, 1 - first - second))
-
-    return ctx.pool.remember(("order-share", tuple(members), step), compute)
-
-
-def _keyed(key: Callable[[object], Any], values: list[object]) -> list[Any]:
-    """``[key(v) for v in values]``, with ``key`` called once per distinct value (a
-    pool's thousands of values hold a few dozen)."""
-    found = {v: key(v) for v in dict.fromkeys(values)}
-    return [found[v] for v in values]
-
-
-def _balanced(
-    ctx: QAContext,
-    a: Entity,
-    b: Entity,
-    attr: str,
-    wanted: str,
-    rng: np.random.Generator,
-    floor: float = 0.0,
-    step: int = 0,
-) -> bool:
-    """Keep a draw of a pair that realises ``wanted`` with the chance :func:`_keep` says."""
-    chance = _keep(ctx, a, b, attr, wanted, floor, step)
-    return chance > 0 and bool(rng.random() < chance)
-
-
-def _keep(
-    ctx: QAContext,
-    a: Entity,
-    b: Entity,
-    attr: str,
-    wanted: str,
-    floor: float = 0.0,
-    step: int = 0,
-) -> float:
-    """Keep a draw whose outcome is ``wanted`` with probability m / P(wanted), m the
-    least of P(first), P(second) and P(same) given who the question names and what it
-    compares, and an "unknown" one with probability m (over the pairs that do not tie,
-    whose withheld value no message says): every outcome is then kept
-    equally often for every such question ("my grandmother or my younger sister: who
-    is older?" is asked only as often as its rare reverse; "who has more education?",
-    where ties are common, says "the same" no more often than heights that rarely tie)."""
-    share = order_share(ctx, a, b, attr, step)
-    if share is None or min(share) <= 0 or min(share) < floor:
-        return 0.0
-    least = min(share)
-    if wanted == "unknown" and step:
-        # within a margin, the pair's own outcome o is kept with m / P(o) above, and
-        # "unknown" with 4m - m / P(o) (scaled so that it sums to m over the pair's
-        # outcomes, which it does unscaled only when none is under a quarter): every
-        # pair is then kept 4m in all, whatever its
-        # outcome, so a profile's draws end on each outcome a quarter of the time on
-        # average (kept with m over the pairs that differ, as below, "unknown" lost to
-        # the outcome a profile's pairs give: within a margin of a third each, "the
-        # same" came out 0.30 and "unknown" 0.21). Equal values are never asked as
-        # "unknown" when the second entity is named (see _says_first).
-        if a.facts[attr].value == b.facts[attr].value and _says_first(ctx, b):
-            return 0.0
-        own = share[OUTCOMES.index(compare(ctx, a, b, attr, step))]
-        return unknown_keep(share, own)
-    if wanted == "unknown" and not _says_first(ctx, b):
-        # every pair, tied or not, can be asked as "unknown": kept with m, as often as
-        # each other outcome. Keeping ties out (as below) left a profile whose people
-        # all tie with the user only "the same" to ask: zh comparative/user read
-        # "the same" 0.29 and "never told" 0.24 in expectation over make dataset's
-        # profiles, 0.26 and 0.26 with this.
-        return least
-    if wanted == "unknown":
-        # a tie is never asked as "unknown": the first entity's message would say the
-        # withheld value (and the draw be redone), so the others make up for it
-        tie = compare(ctx, a, b, attr, step) == "same"
-        return 0.0 if tie else least / (1 - share[2])
-    return least / share[OUTCOMES.index(wanted)]
-
-
-def _says_first(ctx: QAContext, b: Entity) -> bool:
-    """Whether a message saying the first entity's value would say the second's too,
-    were they equal: so when ``b`` is named ("my sister", a place by its name), since
-    any message may name it. The user ("I") is named by no value, and a message about
-    someone else does not say the user's withheld value ("my father has a master's
-    degree"; generation's _says_withheld and the audit read it so)."""
-    return bool(ctx.naming(b))
 
 
 def _dealt_outcome(
@@ -204,6 +77,7 @@ def _dealt_outcome(
     steps: list[int],
     floor: float,
     rng: np.random.Generator,
+    weights: tuple[float, ...] = EVEN,
 ) -> str | None:
     """The outcome dealt to this trajectory (:mod:`memsim.qa._strata`), or None: drawn
     with each draw, as without a deck.
@@ -218,87 +92,10 @@ def _dealt_outcome(
     if not candidates or not dealing(HOLD, "both"):
         return None
     card = OUTCOMES[balanced(rng, len(OUTCOMES), DECK, hold=HOLD, parts="both")]
-    kept, short = _kept(ctx, candidates, steps, floor)
+    kept, short = _kept(ctx, candidates, steps, floor, weights)
     top = max(kept.values())
     own = card_rng(rng, DECK, hold=HOLD, parts="both")
     return card if top > 0 and own.random() < short + (1 - short) * kept[card] / top else None
-
-
-def _kept(
-    ctx: QAContext, candidates: list[tuple[Entity, Entity, str]], steps: list[int], floor: float
-) -> tuple[dict[str, float], float]:
-    """K(o) for each outcome, and the shortfall L = 1 - S / Z, Z = max(S, SLACK E[S]) with
-    E[S] the sum K is expected to come to over the pool (:func:`_expected_kept`), or
-    Z = S when some outcome cannot be realised (L = 0).
-
-    Why: the draws end on o with chance K(o) / S, and E[K(o)] is the same for every
-    outcome, but E[K(o) / S] is not: a pair that ties keeps more or less than one that
-    does not (m / P(same) against m / P(first) + m / (1 - P(same)), and no weighting
-    evens them when ties are common), so in a profile where many pairs tie (events that
-    all share a scale) S grows with K(same). Normalised by the expected sum instead, each
-    K(o) / Z keeps its even expectation; the shortfall is dealt evenly."""
-    pairs = list(zip(candidates, steps, strict=True))
-    outcomes = [compare(ctx, a, b, attr, step) for (a, b, attr), step in pairs]  # once each
-    kept = {
-        o: sum(
-            _keep(ctx, a, b, attr, o, floor, step)
-            for ((a, b, attr), step), out in zip(pairs, outcomes, strict=True)
-            if o == "unknown" or out == o
-        )
-        for o in OUTCOMES
-    }
-    total = sum(kept.values())
-    if min(kept.values()) <= 0:
-        return kept, 0.0
-    expected = sum(
-        _expected_kept(ctx, a, b, attr, floor, step)
-        for (a, b, attr), step in zip(candidates, steps, strict=True)
-    )
-    return kept, max(0.0, 1 - total / max(total, SLACK * expected))
-
-
-def _expected_kept(
-    ctx: QAContext, a: Entity, b: Entity, attr: str, floor: float, step: int
-) -> float:
-    """What :func:`_keep` sums to over the four outcomes of a pair named like a and b,
-    in expectation over the pool: m for each outcome it keeps, "unknown" within a
-    margin too (its weights are scaled to m: :func:`_unknown_mass`)."""
-    share = order_share(ctx, a, b, attr, step)
-    if share is None or min(share) <= 0 or min(share) < floor:
-        return 0.0
-    return 4 * min(share)
-
-
-def unknown_keep(share: tuple[float, float, float], own: float) -> float:
-    """The chance a draw of "unknown" is kept within a margin, for a pair whose own
-    outcome has the chance ``own`` among ``share``: 4m - m / own, clipped at 0, scaled
-    so that it sums to m over the pair's outcomes (:func:`_unknown_mass`)."""
-    least = min(share)
-    return max(0.0, 4 * least - least / own) * least / _unknown_mass(share)
-
-
-def _unknown_mass(share: tuple[float, float, float]) -> float:
-    """What "unknown" is kept with over a pair's own outcomes, before it is scaled to m:
-    sum of P(o) max(0, 4m - m / P(o)). It is m only when every outcome has a chance of
-    a quarter or more; else the clipped terms add up to more (a held-out landlord, 50
-    years old or so, against tenants of 35 within a margin of 3 years: P = 0.09, 0.74,
-    0.17 gives 0.18, twice m, and "I never told you both" answered 0.50-0.65 of the
-    questions about the user). Divided by it, "unknown" is kept m in all, as each
-    other outcome is, and a pair's outcomes keep the proportions the weights give."""
-    least = min(share)
-    return max(least, sum(p * max(0.0, 4 * least - least / p) for p in share))
-
-
-def outcome_chances(
-    ctx: QAContext, candidates: list[tuple[Entity, Entity, str]], steps: list[int], floor: float
-) -> dict[str, float]:
-    """Each outcome's chance for a profile with these candidates: K(o) / Z + L / 4
-    (:func:`_kept`); what every profile's question comes out as, on average."""
-    kept, short = _kept(ctx, candidates, steps, floor)
-    total = sum(kept.values())
-    if total <= 0:
-        return dict.fromkeys(OUTCOMES, 0.0)
-    return {o: short / len(OUTCOMES) + (1 - short) * kept[o] / total for o in OUTCOMES}
 
 
 def _steps(
@@ -328,10 +125,14 @@ def _said(ctx: QAContext, a: Entity, attr: str, n: int) -> str:
     return ctx.loc.with_unit_of(str(n), unit)
 
 
-@qa_kind("comparative", ("roles", "events", "user", "items", "places"))
-def comparative(
-    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
-) -> Draft | None:
+Setup = tuple[list[Entity], list[tuple[Entity, Entity, str]], list[int], float]
+"""A profile's group, its candidate (pair, attribute) comparisons, their margins and the
+floor their least outcome share must reach."""
+
+
+def setup(ctx: QAContext, profile: Profile, scenario: str) -> Setup | None:
+    """What a comparison in ``scenario`` draws from for ``profile`` (None: fewer than
+    two entities)."""
     # about the user: the user against one of the people of their life, named second
     group = ctx.with_user(profile) if scenario == "user" else ctx.group(profile, scenario)
     if len(group) < 2:
@@ -347,11 +148,6 @@ def comparative(
         and attr in ctx.askable(b)
         and (scenario != "user" or (b.scenario == "user" and a.scenario != "user"))
     ]
-    # the outcome and the (pair, attribute) are drawn together, again and again, until
-    # the balancing keeps a draw whose pair realises the outcome. Drawing the outcome
-    # once and then looking for a pair that realises it would tie the outcome to the
-    # attribute ("the same" would mostly be asked about education, where ties are
-    # common); so would giving up (the caller draws again, other outcomes in hand)
     # questions whose rarest outcome is too rare are kept too seldom for its chance to
     # be estimated well (a profile that has no other is asked its best one)
     # values compared exactly while the profile has a question whose outcomes are all
@@ -362,13 +158,79 @@ def comparative(
     steps, floor = _steps(ctx, candidates, exact=True)
     if candidates and min(_kept(ctx, candidates, steps, floor)[0].values()) <= 0:
         steps, floor = _steps(ctx, candidates, exact=False)
-    dealt = _dealt_outcome(ctx, candidates, steps, floor, rng)
+    return group, candidates, steps, floor
+
+
+def outcome_weights(ctx: QAContext, scenario: str) -> tuple[float, ...]:
+    """The weights of the four outcomes in ``scenario`` (:mod:`memsim.qa._even`), fitted
+    once per context on its noise profiles."""
+
+    def rows(profiles: Iterable[Profile]) -> tuple[list[list[float]], list[float]]:
+        kept, expected = [], []
+        for profile in profiles:
+            found = setup(ctx, profile, scenario)
+            if found is None or not found[1]:
+                continue
+            _, candidates, steps, floor = found
+            raw = _kept(ctx, candidates, steps, floor)[0]
+            kept.append([raw[o] for o in OUTCOMES])
+            expected.append(_expected_sum(ctx, candidates, steps, floor))
+        return kept, expected
+
+    def fit() -> tuple[float, ...]:
+        # the noise profiles say whether the shares are uneven (as in daily life's
+        # scenarios, they mostly are not: nothing more is done); a fit on their 300 was
+        # as far off as the unevenness it fixed (a held-out "the same" 0.235 there, 0.24
+        # over 1,000 other profiles, fitted to 0.255 over those), so it is made on more
+        if fit_weights(*rows(ctx.noise_profiles), SLACK) == EVEN:
+            return EVEN
+        sampler = ProfileSampler(ctx.net)
+        return fit_weights(*rows(sampler.profiles(ctx.seed, FIT_START, FIT_START + FIT)), SLACK)
+
+    return ctx.pool.remember(("outcome-weights", scenario), fit)
+
+
+def _own_weights(
+    ctx: QAContext,
+    candidates: list[tuple[Entity, Entity, str]],
+    steps: list[int],
+    floor: float,
+    weights: tuple[float, ...],
+) -> tuple[float, ...]:
+    """``weights`` over the largest of them among the outcomes this profile can realise:
+    the same chances (a profile with every outcome has the largest, 1; one without
+    deals nothing evenly, :func:`_kept`), but a profile that can realise only outcomes
+    weighted down is not left to draw them at a weight of a thousandth, 256 draws at a
+    time."""
+    if not candidates or weights == EVEN:
+        return weights
+    kept = _kept(ctx, candidates, steps, floor)[0]
+    top = max((w for o, w in zip(OUTCOMES, weights, strict=True) if kept[o] > 0), default=1.0)
+    return tuple(w / top for w in weights)
+
+
+@qa_kind("comparative", ("roles", "events", "user", "items", "places"))
+def comparative(
+    ctx: QAContext, profile: Profile, scenario: str, rng: np.random.Generator
+) -> Draft | None:
+    found = setup(ctx, profile, scenario)
+    if found is None:
+        return None
+    group, candidates, steps, floor = found
+    weights = _own_weights(ctx, candidates, steps, floor, outcome_weights(ctx, scenario))
+    dealt = _dealt_outcome(ctx, candidates, steps, floor, rng, weights)
+    # the outcome and the (pair, attribute) are drawn together, again and again, until
+    # the balancing keeps a draw whose pair realises the outcome. Drawing the outcome
+    # once and then looking for a pair that realises it would tie the outcome to the
+    # attribute ("the same" would mostly be asked about education, where ties are
+    # common); so would giving up (the caller draws again, other outcomes in hand)
     for _ in range(DRAWS if candidates else 0):
         wanted = dealt or OUTCOMES[int(rng.integers(len(OUTCOMES)))]
         pick = int(rng.integers(len(candidates)))
         (a, b, attr), step = candidates[pick], steps[pick]
         realised = wanted == "unknown" or compare(ctx, a, b, attr, step) == wanted
-        if realised and _balanced(ctx, a, b, attr, wanted, rng, floor, step):
+        weight = weights[OUTCOMES.index(wanted)]
+        if realised and _balanced(ctx, a, b, attr, wanted, rng, floor, step, weight):
             break
     else:
         return None
@@ -421,3 +283,15 @@ def comparative(
         },
         answer_value=wanted,
     )
+
+
+__all__ = [
+    "OUTCOMES",
+    "comparative",
+    "compare",
+    "margin",
+    "order_share",
+    "outcome_chances",
+    "outcome_weights",
+    "setup",
+]

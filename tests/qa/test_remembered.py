@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from memsim.qa import make_context
+from memsim.qa._keep import _order_share, order_share
 from memsim.qa._strata import STRATA_STREAM, balanced, deck, stratum
-from memsim.qa.comparative import _order_share, order_share
 from memsim.sampling import ProfileSampler
 from memsim.schema import PersonName, load_schema
 from memsim.trajectory._hearsay import _names
