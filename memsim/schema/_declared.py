@@ -133,8 +133,18 @@ def _check_phrasings(
     schema: Schema, kind: str, name: str, attr: Attribute, path: tuple[str | int, ...]
 ) -> list[Problem]:
     """Every phrasing says whose fact it is: ``{who}``/``{whose}``, or every attribute
-    the kind's ``refer`` names it by (the attribute itself standing in for its own)."""
+    the kind's ``refer`` names it by (the attribute itself standing in for its own);
+    and there is one in the schema's language at all (``memsim generate`` stops at the
+    first fact it cannot say; a schema only sampled from needs none: a warning)."""
     out = []
+    if not attr.phrasings.get(schema.locale):
+        out.append(
+            Problem(
+                path,
+                f"{kind}.{name} has no {schema.locale!r} phrasings: `memsim generate` "
+                f"cannot tell it (phrasings: {{{schema.locale}: [...]}})",
+            )
+        )
     for code, phrasings in attr.phrasings.items():
         refer = _fields(schema.entities[kind].refer.get(code, ""))
         naming = refer - {name}
