@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memsim.audit._context import AuditContext
 from memsim.audit._text import fold
-from memsim.schema import is_user, pool_of, role_of, user_kind
+from memsim.schema import is_person, is_user, pool_of, role_of, user_kind
 from memsim.verbalize import template_fields
 
 LEAST = 2
@@ -87,7 +87,9 @@ def _wordings(ctx: AuditContext) -> Iterator[tuple[str, list[str]]]:
         user = is_user(ctx.schema, kind)
         # a condition phrase says the measure word of the kind's pool (zh 那单): its
         # pattern is the phrase as said, not one that any measure word would match
-        measure = questions.measure_of(pool_of(ctx.schema, kind) or kind)
+        measure = questions.measure_of(
+            pool_of(ctx.schema, kind) or kind, is_person(ctx.schema, kind)
+        )
         for attr, a in ctx.schema.attributes_of(kind).items():
             label = a.label.get(ctx.locale.code, attr.replace("_", " "))
             role = None if user else role_of(ctx.schema, kind, attr)

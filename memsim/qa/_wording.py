@@ -17,6 +17,7 @@ import numpy as np
 
 from memsim.profile import Entity
 from memsim.qa._context import QAContext
+from memsim.schema import is_person
 from memsim.verbalize import template_fields
 
 AGREEING = frozenset({"be", "have", "s"})
@@ -92,7 +93,7 @@ def conditional_question(
     # a pool that counts with its own measure word picks one out with it too, in any
     # wording: an attribute's, a role's or the general one (zh 那单, 那家, not 那个)
     pool = ctx.pool_name(entity)
-    measure = ctx.loc.questions.measure_of(pool)
+    measure = ctx.loc.questions.measure_of(pool, is_person(ctx.schema, entity.kind))
     if not phrases and not asks:
         template = ctx.wording("conditional", scenario, rng, entity)
         return ctx.loc.questions.asked(template, ctx.attribute(entity, target).type).format(

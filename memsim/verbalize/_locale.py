@@ -176,6 +176,9 @@ class Questions(_Strict):
     """The measure word a condition phrase's ``{measure}`` says for an entity whose pool
     declares none (zh 个; a language without measure words leaves it empty and its
     phrases never say it)."""
+    measure_people: w.Measure | None = None
+    """The one it says for a person whose pool declares none (zh 位: "叫孙楠的那位科任老师",
+    not 那个; a schema's people need no declaration); none: :attr:`measure`."""
     by_attribute: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     """Wording of one attribute (``<kind>.<attribute>`` or ``<attribute>``) over the
     kinds' general wording, so a question reads as one would ask it ("What did I think
@@ -274,11 +277,13 @@ class Questions(_Strict):
         own = self.by_pool.get(pool) if pool else None
         return own.condition if own is not None and own.condition else self.condition
 
-    def measure_of(self, pool: str | None) -> str:
+    def measure_of(self, pool: str | None, person: bool = False) -> str:
         """The measure word of ``pool`` (:attr:`PoolWording.measure`), else
-        :attr:`measure`."""
+        :attr:`measure_people` for a person, else :attr:`measure`."""
         own = self.by_pool.get(pool) if pool else None
-        return own.measure if own is not None and own.measure else self.measure
+        if own is not None and own.measure:
+            return own.measure
+        return self.measure_people if person and self.measure_people else self.measure
 
     @field_validator("by_attribute", "by_role")
     @classmethod

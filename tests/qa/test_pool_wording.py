@@ -88,7 +88,7 @@ def test_a_pool_picks_one_out_by_its_name_or_time_with_its_own_measure_word() ->
     """A team member picked out by name was "叫……的那个团队成员" (the locale's phrase of
     the name role) where the studio's overlay counts its people with 位; a game
     developer's release picked out by its time "……的那个版本发布" where it is 那次. A
-    pool that declares no measure word keeps the locale's 个 (the playtesters)."""
+    pool that declares no measure word says the locale's (below)."""
     named = [q for q in _conditionals("photostudio.zh.yaml", "roles") if "叫" in q]
     assert any("的那位团队成员" in q for q in named), named
     assert not [q for q in named if "的那个团队成员" in q]
@@ -123,3 +123,17 @@ def test_a_misspelt_token_in_a_condition_by_role_is_an_error_at_its_line(
     assert any(m.startswith(f"{path}:{line}:") and said in m for m in messages), messages
     path.write_text(text.replace(anchor, anchor + own.replace(bad, good), 1), encoding="utf-8")
     assert schema_locale(load_schema(path)).questions.by_role["time"]["condition"] == [good]
+
+
+def test_people_whose_pool_declares_no_measure_word_are_counted_as_people() -> None:
+    """Held-out schemas whose overlays declare no measure word read "叫向倩的那个工作人员"
+    (tour zh's crew), "叫张淑英的那个学生" (a class teacher's students): a person is picked
+    out with the locale's word for people (zh ``questions.measure_people``, 位), anything
+    else with its ``measure`` (个: a pet by its chip number)."""
+    crew = [q for q in _conditionals("tour.zh.yaml", "roles", 120) if "叫" in q]
+    assert crew and all("的那位" in q for q in crew), crew
+    pets = _conditionals("pets.zh.yaml", "roles", 120)
+    carers = [q for q in pets if "照顾宠物的人" in q]
+    animals = [q for q in pets if "宠物" in q and "照顾宠物的人" not in q]
+    assert carers and all("那位" in q and "那个" not in q for q in carers), carers
+    assert animals and not [q for q in animals if "那位" in q], animals
