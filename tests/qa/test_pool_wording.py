@@ -52,7 +52,12 @@ def test_a_misspelt_token_in_pool_wording_is_an_error_at_its_line(
     text = (DATA / "gamedev.zh.yaml").read_text(encoding="utf-8")
     wrong = text.replace(good, bad, 1)
     assert wrong != text
-    path = tmp_path / "g.zh.yaml"
+    _fails_at_its_line(tmp_path / "g.zh.yaml", wrong, bad, said)
+
+
+def _fails_at_its_line(path: Path, wrong: str, bad: str, said: str) -> None:
+    """The schema text ``wrong`` at ``path`` stops at the line that holds ``bad``,
+    saying ``said``."""
     path.write_text(wrong, encoding="utf-8")
     line = next(i for i, t in enumerate(wrong.splitlines(), 1) if bad in t)
     with pytest.raises(ValueError) as err:
@@ -113,14 +118,8 @@ def test_a_misspelt_token_in_a_condition_by_role_is_an_error_at_its_line(
     anchor = "    questions:\n"
     assert text.count(anchor) == 1
     own = f'      by_role:\n        time:\n          condition: ["{bad}"]\n'
-    wrong = text.replace(anchor, anchor + own, 1)
     path = tmp_path / "g.zh.yaml"
-    path.write_text(wrong, encoding="utf-8")
-    line = next(i for i, t in enumerate(wrong.splitlines(), 1) if bad in t)
-    with pytest.raises(ValueError) as err:
-        schema_locale(load_schema(path))
-    messages = str(err.value).splitlines()
-    assert any(m.startswith(f"{path}:{line}:") and said in m for m in messages), messages
+    _fails_at_its_line(path, text.replace(anchor, anchor + own, 1), bad, said)
     path.write_text(text.replace(anchor, anchor + own.replace(bad, good), 1), encoding="utf-8")
     assert schema_locale(load_schema(path)).questions.by_role["time"]["condition"] == [good]
 
